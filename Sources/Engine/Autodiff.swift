@@ -1,0 +1,84 @@
+/// One recorded op: its inputs and the rule that moves an output gradient to them.
+///
+/// Rules *add* into the inputs' gradients, so a tensor used twice receives
+/// both contributions (as in micrograd).
+final class Node {
+    let inputs: [Tensor]
+    let backward: (_ outputGrad: UnsafePointer<Float>) -> Void
+
+    init(inputs: [Tensor], backward: @escaping (_ outputGrad: UnsafePointer<Float>) -> Void) {
+        self.inputs = inputs
+        self.backward = backward
+    }
+}
+
+/// Whether new ops are recorded for differentiation.
+public enum Autodiff {
+    // Only the thread that builds the graph touches this; ops never create ops from workers.
+    static var recordingDisabled = 0
+
+    /// Runs `body` without recording ops (inference, evaluation, checks).
+    public static func withoutTape<T>(_ body: () throws -> T) rethrows -> T {
+        recordingDisabled += 1
+        defer { recordingDisabled -= 1 }
+        return try body()
+    }
+
+    /// True while ops are being recorded.
+    public static var isRecording: Bool { recordingDisabled == 0 }
+}
+
+extension Tensor {
+    /// Builds an op's output: records `backward` when any input needs a gradient.
+    ///
+    /// `backward` receives the output gradient; it must accumulate into
+    /// `input.ensureGrad()` only for inputs with `requiresGrad`.
+    static func result(
+        shape: [Int], storage: Storage, inputs: [Tensor],
+        backward: @escaping (_ outputGrad: UnsafePointer<Float>) -> Void
+    ) -> Tensor {
+        let needsGrad = Autodiff.isRecording && inputs.contains { $0.requiresGrad }
+        let node = needsGrad ? Node(inputs: inputs, backward: backward) : nil
+        return Tensor(shape: shape, storage: storage, requiresGrad: needsGrad, node: node)
+    }
+
+    /// Back-propagates from this scalar: fills the gradient of every tensor that requires one.
+    ///
+    /// Ops run in reverse recording order (a topological order of the graph).
+    /// Gradients of intermediate results are released once used; leaves
+    /// (parameters and inputs created with `requiresGrad`) keep theirs, and
+    /// repeated calls accumulate into them.
+    public func backward() {
+        precondition(count == 1, "backward() needs a scalar loss, got shape \(shape)")
+        guard requiresGrad else { return }
+        let order = topologicalOrder()
+        ensureGrad().pointer[0] += 1
+        for tensor in order.reversed() {
+            guard let node = tensor.node, let g = tensor.gradStorage else { continue }
+            node.backward(UnsafePointer(g.pointer))
+            tensor.gradStorage = nil
+        }
+    }
+
+    /// Tensors reachable from this one with recorded nodes, inputs before outputs.
+    private func topologicalOrder() -> [Tensor] {
+        var order: [Tensor] = []
+        var visited = Set<ObjectIdentifier>()
+        // Iterative post-order: deep networks would overflow a recursive walk.
+        var stack: [(Tensor, Int)] = [(self, 0)]
+        visited.insert(ObjectIdentifier(self))
+        while let (tensor, next) = stack.popLast() {
+            let inputs = tensor.node?.inputs ?? []
+            if next < inputs.count {
+                stack.append((tensor, next + 1))
+                let input = inputs[next]
+                if input.requiresGrad, visited.insert(ObjectIdentifier(input)).inserted {
+                    stack.append((input, 0))
+                }
+            } else {
+                order.append(tensor)
+            }
+        }
+        return order
+    }
+}

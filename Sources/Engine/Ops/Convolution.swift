@@ -1,0 +1,343 @@
+/// 2-D convolution on NHWC tensors with HWIO weights.
+///
+/// Input (N, H, W, Cin); weight (kh, kw, Cin / groups, Cout); optional bias (Cout).
+/// Output (N, Ho, Wo, Cout) with Ho = (H + 2 padding - kh) / stride + 1 (same for W).
+/// Zero padding is the same on every side.
+///
+/// Paths: a depthwise conv (groups == Cin == Cout) runs a direct kernel that
+/// vectorises along channels; every other conv is im2col + GEMM per group, and
+/// a 1x1 stride-1 unpadded dense conv is a single GEMM on the input as it lies.
+public struct ConvGeometry: Equatable, Sendable {
+    public let batch, height, width, inChannels: Int
+    public let kernelHeight, kernelWidth, outChannels: Int
+    public let stride, padding, groups: Int
+
+    public var outHeight: Int { (height + 2 * padding - kernelHeight) / stride + 1 }
+    public var outWidth: Int { (width + 2 * padding - kernelWidth) / stride + 1 }
+    var inPerGroup: Int { inChannels / groups }
+    var outPerGroup: Int { outChannels / groups }
+    /// Length of one im2col row: the receptive field of one group.
+    var patch: Int { kernelHeight * kernelWidth * inPerGroup }
+    public var isDepthwise: Bool { groups == inChannels && outChannels == inChannels && groups > 1 }
+    var isPlainGEMM: Bool { kernelHeight == 1 && kernelWidth == 1 && stride == 1 && padding == 0 && groups == 1 }
+    /// Multiply-accumulates of one forward pass.
+    public var macs: Int { batch * outHeight * outWidth * outChannels * patch }
+}
+
+/// Largest im2col buffer, in floats; bigger batches are processed in chunks of images.
+let im2colBudget = 1 << 22
+
+extension Tensor {
+    /// Convolves this NHWC tensor with `weight` (HWIO), adding `bias` if given.
+    public func conv2d(weight: Tensor, bias: Tensor? = nil, stride: Int = 1, padding: Int = 0, groups: Int = 1) -> Tensor {
+        precondition(shape.count == 4, "conv2d input must be NHWC, got \(shape)")
+        precondition(weight.shape.count == 4, "conv2d weight must be HWIO, got \(weight.shape)")
+        let geo = ConvGeometry(
+            batch: shape[0], height: shape[1], width: shape[2], inChannels: shape[3],
+            kernelHeight: weight.shape[0], kernelWidth: weight.shape[1], outChannels: weight.shape[3],
+            stride: stride, padding: padding, groups: groups)
+        precondition(groups >= 1 && geo.inChannels % groups == 0 && geo.outChannels % groups == 0,
+                     "conv2d: channels \(geo.inChannels) -> \(geo.outChannels) not divisible by groups \(groups)")
+        precondition(weight.shape[2] == geo.inPerGroup,
+                     "conv2d: weight \(weight.shape) expects \(weight.shape[2]) input channels per group, input has \(geo.inPerGroup)")
+        precondition(stride >= 1 && padding >= 0 && geo.outHeight > 0 && geo.outWidth > 0,
+                     "conv2d: input \(shape) too small for kernel \(weight.shape) stride \(stride) padding \(padding)")
+        if let bias { precondition(bias.shape == [geo.outChannels], "conv2d: bias \(bias.shape) for \(geo.outChannels) channels") }
+
+        let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
+        let out = Storage(count: outShape.reduce(1, *))
+        let x = self
+        if geo.isDepthwise {
+            depthwiseForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
+        } else {
+            gemmConvForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
+        }
+        var inputs = [x, weight]
+        if let bias { inputs.append(bias) }
+        return Tensor.result(shape: outShape, storage: out, inputs: inputs) { g in
+            let gx = x.requiresGrad ? x.ensureGrad().pointer : nil
+            let gw = weight.requiresGrad ? weight.ensureGrad().pointer : nil
+            if let bias, bias.requiresGrad {
+                sumRows(g, rows: geo.batch * geo.outHeight * geo.outWidth, columns: geo.outChannels,
+                        into: bias.ensureGrad().pointer)
+            }
+            if geo.isDepthwise {
+                depthwiseBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
+            } else {
+                gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
+            }
+        }
+    }
+}
+
+// MARK: - im2col + GEMM
+
+/// Images per im2col chunk, so that one chunk's buffer stays within budget.
+private func imagesPerChunk(_ geo: ConvGeometry) -> Int {
+    max(1, min(geo.batch, im2colBudget / max(1, geo.outHeight * geo.outWidth * geo.patch)))
+}
+
+private func gemmConvForward(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+    out: UnsafeMutablePointer<Float>
+) {
+    let rows = geo.batch * geo.outHeight * geo.outWidth
+    let cout = geo.outChannels
+    if let bias {
+        Parallel.forEachBlock(count: rows, blockSize: 1024) { _, r in
+            for row in r { (out + row * cout).update(from: bias, count: cout) }
+        }
+    }
+    let beta: Float = bias == nil ? 0 : 1
+    if geo.isPlainGEMM {
+        sgemm(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, ldb: cout, beta: beta, c: out, ldc: cout)
+        return
+    }
+    let chunk = imagesPerChunk(geo)
+    let rowsPerImage = geo.outHeight * geo.outWidth
+    let col = UnsafeMutablePointer<Float>.allocate(capacity: chunk * rowsPerImage * geo.patch)
+    defer { col.deallocate() }
+    for n0 in stride(from: 0, to: geo.batch, by: chunk) {
+        let images = min(chunk, geo.batch - n0)
+        let chunkRows = images * rowsPerImage
+        for g in 0..<geo.groups {
+            im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col)
+            sgemm(m: chunkRows, n: geo.outPerGroup, k: geo.patch, a: col, lda: geo.patch,
+                  b: w + g * geo.outPerGroup, ldb: cout, beta: beta,
+                  c: out + n0 * rowsPerImage * cout + g * geo.outPerGroup, ldc: cout)
+        }
+    }
+}
+
+private func gemmConvBackward(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, gy: UnsafePointer<Float>,
+    gx: UnsafeMutablePointer<Float>?, gw: UnsafeMutablePointer<Float>?
+) {
+    let cout = geo.outChannels
+    if geo.isPlainGEMM {
+        let rows = geo.batch * geo.height * geo.width
+        let cin = geo.inChannels
+        if let gw {
+            sgemm(transposeA: true, m: cin, n: cout, k: rows, a: x, lda: cin, b: gy, ldb: cout, beta: 1, c: gw, ldc: cout)
+        }
+        if let gx {
+            sgemm(transposeB: true, m: rows, n: cin, k: cout, a: gy, lda: cout, b: w, ldb: cout, beta: 1, c: gx, ldc: cin)
+        }
+        return
+    }
+    let chunk = imagesPerChunk(geo)
+    let rowsPerImage = geo.outHeight * geo.outWidth
+    let capacity = chunk * rowsPerImage * geo.patch
+    let col = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+    defer { col.deallocate() }
+    for n0 in stride(from: 0, to: geo.batch, by: chunk) {
+        let images = min(chunk, geo.batch - n0)
+        let chunkRows = images * rowsPerImage
+        let gyChunk = gy + n0 * rowsPerImage * cout
+        for g in 0..<geo.groups {
+            let gyGroup = gyChunk + g * geo.outPerGroup
+            if let gw {
+                im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col)
+                sgemm(transposeA: true, m: geo.patch, n: geo.outPerGroup, k: chunkRows, a: col, lda: geo.patch,
+                      b: gyGroup, ldb: cout, beta: 1, c: gw + g * geo.outPerGroup, ldc: cout)
+            }
+            if let gx {
+                // The column gradient reuses the im2col buffer: dW is already done with it.
+                sgemm(transposeB: true, m: chunkRows, n: geo.patch, k: geo.outPerGroup, a: gyGroup, lda: cout,
+                      b: w + g * geo.outPerGroup, ldb: cout, beta: 0, c: col, ldc: geo.patch)
+                col2imAdd(geo, col: col, firstImage: n0, images: images, group: g, gx: gx)
+            }
+        }
+    }
+}
+
+/// Writes the receptive fields of `images` images (one group's channels) as rows of `col`.
+///
+/// Row (n, oy, ox) holds x[n, oy*s - p + ky, ox*s - p + kx, group channels] for
+/// ky, kx in order: the layout of an HWIO weight slice, so col x W is the conv.
+private func im2col(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, firstImage: Int, images: Int, group: Int,
+    col: UnsafeMutablePointer<Float>
+) {
+    let (h, w, c) = (geo.height, geo.width, geo.inChannels)
+    let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
+    let (ho, wo, cg, patch) = (geo.outHeight, geo.outWidth, geo.inPerGroup, geo.patch)
+    let cOffset = group * cg
+    Parallel.forEachBlock(count: images * ho, blockSize: 4) { _, r in
+        for line in r {
+            let (nl, oy) = line.quotientAndRemainder(dividingBy: ho)
+            let n = firstImage + nl
+            for ox in 0..<wo {
+                var dst = col + ((nl * ho + oy) * wo + ox) * patch
+                for ky in 0..<kh {
+                    let iy = oy * s - p + ky
+                    if iy < 0 || iy >= h {
+                        dst.update(repeating: 0, count: kw * cg)
+                        dst += kw * cg
+                        continue
+                    }
+                    let src = x + ((n * h + iy) * w) * c + cOffset
+                    for kx in 0..<kw {
+                        let ix = ox * s - p + kx
+                        if ix < 0 || ix >= w {
+                            dst.update(repeating: 0, count: cg)
+                        } else {
+                            dst.update(from: src + ix * c, count: cg)
+                        }
+                        dst += cg
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Adds column gradients back onto the input pixels they were copied from.
+///
+/// Written as a gather over input rows, so that blocks never write the same pixel.
+private func col2imAdd(
+    _ geo: ConvGeometry, col: UnsafePointer<Float>, firstImage: Int, images: Int, group: Int,
+    gx: UnsafeMutablePointer<Float>
+) {
+    let (h, w, c) = (geo.height, geo.width, geo.inChannels)
+    let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
+    let (ho, wo, cg, patch) = (geo.outHeight, geo.outWidth, geo.inPerGroup, geo.patch)
+    let cOffset = group * cg
+    Parallel.forEachBlock(count: images * h, blockSize: 4) { _, r in
+        for line in r {
+            let (nl, iy) = line.quotientAndRemainder(dividingBy: h)
+            let n = firstImage + nl
+            let dstRow = gx + ((n * h + iy) * w) * c + cOffset
+            for ky in 0..<kh {
+                let ty = iy + p - ky
+                guard ty >= 0, ty % s == 0, ty / s < ho else { continue }
+                let oy = ty / s
+                for kx in 0..<kw {
+                    let (oxLo, oxHi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: w, outputExtent: wo)
+                    guard oxLo < oxHi else { continue }
+                    let srcBase = col + ((nl * ho + oy) * wo) * patch + (ky * kw + kx) * cg
+                    for ox in oxLo..<oxHi {
+                        let src = srcBase + ox * patch
+                        let dst = dstRow + (ox * s - p + kx) * c
+                        for j in 0..<cg { dst[j] += src[j] }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Output positions `lo..<hi` whose tap `kernelOffset` reads a real (unpadded) input position.
+@inline(__always)
+private func validOutputRange(kernelOffset k: Int, stride s: Int, padding p: Int, inputExtent n: Int, outputExtent o: Int) -> (Int, Int) {
+    // Need 0 <= o*s - p + k <= n - 1.
+    let lo = max(0, (p - k + s - 1) / s)
+    let hiInclusive = (n - 1 + p - k)
+    let hi = hiInclusive < 0 ? 0 : min(o, hiInclusive / s + 1)
+    return (lo, hi)
+}
+
+// MARK: - Depthwise
+
+/// Output rows per block when a depthwise reduction keeps partial sums per block.
+private let depthwiseRowsPerBlock = 4
+
+private func depthwiseForward(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+    out: UnsafeMutablePointer<Float>
+) {
+    let (h, wid, c) = (geo.height, geo.width, geo.inChannels)
+    let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
+    let (ho, wo) = (geo.outHeight, geo.outWidth)
+    Parallel.forEachBlock(count: geo.batch * ho, blockSize: depthwiseRowsPerBlock) { _, r in
+        for line in r {
+            let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
+            let o = out + line * wo * c
+            if let bias {
+                for ox in 0..<wo { (o + ox * c).update(from: bias, count: c) }
+            } else {
+                o.update(repeating: 0, count: wo * c)
+            }
+            for ky in 0..<kh {
+                let iy = oy * s - p + ky
+                guard iy >= 0, iy < h else { continue }
+                let xRow = x + (n * h + iy) * wid * c
+                for kx in 0..<kw {
+                    let wv = w + (ky * kw + kx) * c
+                    let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
+                    for ox in lo..<hi {
+                        let xi = xRow + (ox * s - p + kx) * c
+                        let oo = o + ox * c
+                        for j in 0..<c { oo[j] += xi[j] * wv[j] }
+                    }
+                }
+            }
+        }
+    }
+}
+
+private func depthwiseBackward(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, gy: UnsafePointer<Float>,
+    gx: UnsafeMutablePointer<Float>?, gw: UnsafeMutablePointer<Float>?
+) {
+    let (h, wid, c) = (geo.height, geo.width, geo.inChannels)
+    let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
+    let (ho, wo) = (geo.outHeight, geo.outWidth)
+    if let gx {
+        // Each block owns whole input rows: no two blocks write the same pixel.
+        Parallel.forEachBlock(count: geo.batch * h, blockSize: depthwiseRowsPerBlock) { _, r in
+            for line in r {
+                let (n, iy) = line.quotientAndRemainder(dividingBy: h)
+                let gxRow = gx + line * wid * c
+                for ky in 0..<kh {
+                    let ty = iy + p - ky
+                    guard ty >= 0, ty % s == 0, ty / s < ho else { continue }
+                    let gyRow = gy + (n * ho + ty / s) * wo * c
+                    for kx in 0..<kw {
+                        let wv = w + (ky * kw + kx) * c
+                        let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
+                        for ox in lo..<hi {
+                            let gi = gxRow + (ox * s - p + kx) * c
+                            let go = gyRow + ox * c
+                            for j in 0..<c { gi[j] += go[j] * wv[j] }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let gw {
+        let taps = kh * kw * c
+        let lines = geo.batch * ho
+        let blocks = Parallel.blockCount(count: lines, blockSize: depthwiseRowsPerBlock)
+        let partial = UnsafeMutablePointer<Float>.allocate(capacity: blocks * taps)
+        defer { partial.deallocate() }
+        Parallel.forEachBlock(count: lines, blockSize: depthwiseRowsPerBlock) { b, r in
+            let acc = partial + b * taps
+            acc.initialize(repeating: 0, count: taps)
+            for line in r {
+                let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
+                let gyRow = gy + line * wo * c
+                for ky in 0..<kh {
+                    let iy = oy * s - p + ky
+                    guard iy >= 0, iy < h else { continue }
+                    let xRow = x + (n * h + iy) * wid * c
+                    for kx in 0..<kw {
+                        let a = acc + (ky * kw + kx) * c
+                        let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
+                        for ox in lo..<hi {
+                            let xi = xRow + (ox * s - p + kx) * c
+                            let go = gyRow + ox * c
+                            for j in 0..<c { a[j] += go[j] * xi[j] }
+                        }
+                    }
+                }
+            }
+        }
+        // Fixed block order keeps the sum bit-identical run to run.
+        for b in 0..<blocks {
+            let acc = partial + b * taps
+            for j in 0..<taps { gw[j] += acc[j] }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Engine
+import TestSupport
+import XCTest
+
+final class ConvolutionTests: XCTestCase {
+    struct Case {
+        let name: String
+        let x: [Int]       // N, H, W, Cin
+        let k: (Int, Int)  // kh, kw
+        let cout, stride, padding, groups: Int
+        let bias: Bool
+    }
+
+    // Non-square inputs everywhere: height/width mix-ups must show.
+    static let cases: [Case] = [
+        Case(name: "dense 3x3 s1 p1", x: [2, 5, 4, 3], k: (3, 3), cout: 4, stride: 1, padding: 1, groups: 1, bias: true),
+        Case(name: "dense 3x3 s2 p1 odd", x: [2, 7, 5, 3], k: (3, 3), cout: 2, stride: 2, padding: 1, groups: 1, bias: false),
+        Case(name: "pointwise 1x1", x: [2, 3, 5, 4], k: (1, 1), cout: 3, stride: 1, padding: 0, groups: 1, bias: true),
+        Case(name: "1x1 stride 2", x: [1, 5, 6, 3], k: (1, 1), cout: 2, stride: 2, padding: 0, groups: 1, bias: false),
+        Case(name: "5x3 kernel p2", x: [1, 6, 7, 2], k: (5, 3), cout: 3, stride: 1, padding: 2, groups: 1, bias: true),
+        Case(name: "2x2 s3 no pad", x: [2, 8, 7, 2], k: (2, 2), cout: 2, stride: 3, padding: 0, groups: 1, bias: true),
+        Case(name: "grouped 3x3 g2", x: [2, 5, 4, 4], k: (3, 3), cout: 6, stride: 1, padding: 1, groups: 2, bias: true),
+        Case(name: "grouped 1x1 g3 s2", x: [1, 5, 5, 6], k: (1, 1), cout: 3, stride: 2, padding: 0, groups: 3, bias: false),
+        Case(name: "depthwise 3x3 s1", x: [2, 5, 4, 5], k: (3, 3), cout: 5, stride: 1, padding: 1, groups: 5, bias: false),
+        Case(name: "depthwise 3x3 s2 odd", x: [2, 7, 5, 3], k: (3, 3), cout: 3, stride: 2, padding: 1, groups: 3, bias: true),
+        Case(name: "depthwise x2 multiplier", x: [1, 4, 5, 2], k: (3, 3), cout: 4, stride: 1, padding: 1, groups: 2, bias: false),
+        Case(name: "depthwise 5x5 p2 s2 many channels", x: [1, 6, 9, 17], k: (5, 5), cout: 17, stride: 2, padding: 2, groups: 17, bias: true),
+    ]
+
+    func makeInputs(_ c: Case, seed: UInt64) -> (x: Tensor, w: Tensor, b: Tensor?) {
+        let x = randomInput(c.x, seed: seed)
+        let w = randomInput([c.k.0, c.k.1, c.x[3] / c.groups, c.cout], seed: seed + 1)
+        let b = c.bias ? randomInput([c.cout], seed: seed + 2) : nil
+        return (x, w, b)
+    }
+
+    func testForwardMatchesDoubleReference() {
+        for (i, c) in Self.cases.enumerated() {
+            let (x, w, b) = makeInputs(c, seed: UInt64(10 * i))
+            let y = x.conv2d(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups)
+            let ref = referenceConv2D(x: x.scalars, xShape: x.shape, w: w.scalars, wShape: w.shape, bias: b?.scalars,
+                                      stride: c.stride, padding: c.padding, groups: c.groups)
+            XCTAssertEqual(y.shape[1], (c.x[1] + 2 * c.padding - c.k.0) / c.stride + 1, c.name)
+            XCTAssertEqual(y.shape[2], (c.x[2] + 2 * c.padding - c.k.1) / c.stride + 1, c.name)
+            assertClose(y.scalars, ref, tolerance: 1e-5, c.name)
+        }
+    }
+
+    func testGradientsMatchFiniteDifferences() {
+        for (i, c) in Self.cases.enumerated() {
+            let (x, w, b) = makeInputs(c, seed: UInt64(100 + 10 * i))
+            let inputs = [x, w] + (b.map { [$0] } ?? [])
+            assertGradientsMatch(inputs) { t in
+                t[0].conv2d(weight: t[1], bias: t.count > 2 ? t[2] : nil, stride: c.stride, padding: c.padding, groups: c.groups)
+            }
+        }
+    }
+
+    func testLargeBatchUsesSeveralIm2colChunksCorrectly() {
+        // 40 images of 64x64 with a 3x3x16 patch exceed the im2col budget, forcing chunks.
+        let x = randomInput([40, 64, 64, 16], seed: 5, requiresGrad: false)
+        let w = randomInput([3, 3, 16, 4], seed: 6, requiresGrad: false)
+        let y = x.conv2d(weight: w, stride: 1, padding: 1)
+        let ref = referenceConv2D(x: x.scalars, xShape: x.shape, w: w.scalars, wShape: w.shape, bias: nil, stride: 1, padding: 1, groups: 1)
+        assertClose(y.scalars, ref, tolerance: 1e-4)
+    }
+
+    func testGradientsAreIdenticalWithOneOrTwoThreads() {
+        let c = Self.cases[9]
+        func run(threads: Int) -> [[Float]] {
+            Parallel.setThreadCount(threads)
+            defer { Parallel.setThreadCount(Parallel.defaultThreadCount) }
+            let (x, w, b) = makeInputs(c, seed: 3)
+            let y = x.conv2d(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups)
+            (y * y).sum().backward()
+            return [y.scalars, x.grad!, w.grad!, b!.grad!]
+        }
+        XCTAssertEqual(run(threads: 1), run(threads: 2))
+    }
+}

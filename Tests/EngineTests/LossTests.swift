@@ -1,0 +1,61 @@
+import Engine
+import Foundation
+import TestSupport
+import XCTest
+
+final class LossTests: XCTestCase {
+    /// torchvision's sigmoid_focal_loss, term by term, in double.
+    func referenceFocal(_ x: [Float], labels: [Int32], weights: [Float], k: Int, alpha: Double, gamma: Double) -> Double {
+        var total = 0.0
+        for (r, label) in labels.enumerated() {
+            for j in 0..<k {
+                let v = Double(x[r * k + j]), t = j == Int(label) ? 1.0 : 0.0
+                let p = 1 / (1 + exp(-v))
+                let ce = max(v, 0) - v * t + log(1 + exp(-abs(v)))
+                let pt = p * t + (1 - p) * (1 - t)
+                let at = alpha * t + (1 - alpha) * (1 - t)
+                total += Double(weights[r]) * at * pow(1 - pt, gamma) * ce
+            }
+        }
+        return total
+    }
+
+    func testFocalLossValueMatchesTorchvisionFormula() {
+        let x = randomInput([6, 4], in: -8...8, seed: 31)
+        let labels: [Int32] = [0, -1, 3, 2, -1, 1]
+        let weights: [Float] = [1, 1, 2.5, 0, 1, 0.3]
+        for gamma in [Float(2), 0, 1.5] {
+            let loss = x.sigmoidFocalLoss(labels: labels, weights: weights, alpha: 0.25, gamma: gamma).item
+            let ref = referenceFocal(x.scalars, labels: labels, weights: weights, k: 4, alpha: 0.25, gamma: Double(gamma))
+            XCTAssertEqual(Double(loss), ref, accuracy: 1e-5 * max(1, ref), "gamma \(gamma)")
+        }
+    }
+
+    func testFocalLossGradients() {
+        let x = randomInput([6, 4], in: -4...4, seed: 32)
+        let labels: [Int32] = [0, -1, 3, 2, -1, 1]
+        let weights: [Float] = [1, 1, 2.5, 0, 1, 0.3]
+        for gamma in [Float(2), 1.5, 0] {
+            assertGradientsMatch([x], step: 1e-2) { $0[0].sigmoidFocalLoss(labels: labels, weights: weights, gamma: gamma) }
+        }
+    }
+
+    func testFocalLossIsFiniteForExtremeLogits() {
+        let x = Tensor(shape: [2, 2], values: [90, -90, -90, 90], requiresGrad: true)
+        let loss = x.sigmoidFocalLoss(labels: [1, 1], weights: [1, 1])
+        loss.backward()
+        XCTAssertTrue(loss.item.isFinite)
+        XCTAssertTrue(x.grad!.allSatisfy(\.isFinite))
+    }
+
+    func testSmoothL1ValueAndGradient() {
+        let p = Tensor(shape: [1, 4], values: [0, 0.05, 1, -2])
+        let t = Tensor(shape: [1, 4], values: [0, 0, 0, 0])
+        let beta: Float = 1.0 / 9
+        let expected = 0 + 0.5 * 0.05 * 0.05 / beta + (1 - 0.5 * beta) + (2 - 0.5 * beta)
+        XCTAssertEqual(p.smoothL1Loss(target: t, beta: beta).item, expected, accuracy: 1e-6)
+        let x = randomInputAvoiding([5, 4], kinks: [-beta, beta], gap: 0.03, in: -1...1, seed: 33)
+        let target = Tensor.zeros([5, 4])
+        assertGradientsMatch([x], step: 5e-3) { $0[0].smoothL1Loss(target: target, beta: beta) }
+    }
+}
