@@ -26,13 +26,13 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
         // Optimizers, learning-rate schedules, gradient clipping.
         .target(name: "Optimizers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
-        // Speed measurements behind `uidetect bench`.
-        .target(name: "Benchmarks", dependencies: ["Engine", "Layers", "CBLAS"], swiftSettings: hotLoopFlags),
+        // The engine self-check and the speed measurements behind `uidetect bench`.
+        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS"], swiftSettings: hotLoopFlags),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Benchmarks",
+                "Engine", "Layers", "Optimizers", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
     ],
     swiftLanguageModes: [.v5]
 )

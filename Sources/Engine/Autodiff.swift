@@ -50,9 +50,16 @@ extension Tensor {
     /// repeated calls accumulate into them.
     public func backward() {
         precondition(count == 1, "backward() needs a scalar loss, got shape \(shape)")
+        backward(gradient: Tensor(shape: shape, repeating: 1))
+    }
+
+    /// Back-propagates `gradient` (the loss's gradient with respect to this tensor, same shape).
+    public func backward(gradient: Tensor) {
+        precondition(gradient.shape == shape, "backward: gradient shape \(gradient.shape) for tensor \(shape)")
         guard requiresGrad else { return }
         let order = topologicalOrder()
-        ensureGrad().pointer[0] += 1
+        let g = ensureGrad().pointer
+        for i in 0..<count { g[i] += gradient.storage.pointer[i] }
         for tensor in order.reversed() {
             guard let node = tensor.node, let g = tensor.gradStorage else { continue }
             node.backward(UnsafePointer(g.pointer))

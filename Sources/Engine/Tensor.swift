@@ -136,11 +136,11 @@ public final class Storage {
     /// Uninitialised storage for `count` floats, 64-byte aligned for vector loads.
     init(count: Int) {
         self.count = count
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64)
+        let raw = BufferPool.shared.allocate(bytes: max(1, count) * 4)
         pointer = raw.bindMemory(to: Float.self, capacity: max(1, count))
     }
 
-    deinit { UnsafeMutableRawPointer(pointer).deallocate() }
+    deinit { BufferPool.shared.release(UnsafeMutableRawPointer(pointer), bytes: max(1, count) * 4) }
 }
 
 extension Tensor {

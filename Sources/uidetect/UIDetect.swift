@@ -1,9 +1,22 @@
 import ArgumentParser
+import Engine
 
 @main
 struct UIDetect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uidetect",
         abstract: "Train and evaluate detectors of user-interface elements in app screenshots.",
-        subcommands: [])
+        subcommands: [SelfCheckCommand.self, Bench.self])
+}
+
+/// Options every compute-heavy command shares.
+struct ThreadOptions: ParsableArguments {
+    @Option(help: "Threads for the engine and OpenBLAS (default: all cores).")
+    var threads: Int = Parallel.defaultThreadCount
+
+    func validate() throws {
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
+    }
+
+    func apply() { Parallel.setThreadCount(threads) }
 }

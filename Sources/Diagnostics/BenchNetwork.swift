@@ -1,0 +1,93 @@
+/// One convolution of a network, as the benchmark times it.
+public struct ConvShape: Codable, Equatable, Sendable {
+    public var name: String
+    public var batch, height, width, inChannels, outChannels: Int
+    public var kernel, stride, groups: Int
+    public var bias: Bool
+    /// False for the stem: the image needs no gradient, so backward skips dX.
+    public var inputNeedsGradient: Bool
+
+    public var kind: String {
+        if groups > 1 { return "depthwise" }
+        return kernel == 1 ? "1x1" : "\(kernel)x\(kernel)"
+    }
+    var padding: Int { kernel / 2 }
+    var outHeight: Int { (height + 2 * padding - kernel) / stride + 1 }
+    var outWidth: Int { (width + 2 * padding - kernel) / stride + 1 }
+    /// Multiply-accumulates of the forward pass.
+    public var macs: Int { batch * outHeight * outWidth * outChannels * kernel * kernel * (inChannels / groups) }
+    /// Forward FLOPs; backward costs one such pass for dW and one for dX when the input needs it.
+    public var forwardFLOPs: Double { 2 * Double(macs) }
+    public var forwardBackwardFLOPs: Double { forwardFLOPs * (inputNeedsGradient ? 3 : 2) }
+}
+
+/// The sizes of the spec's MobileNetV1 + FPN + shared-head SSD that fix its conv shapes.
+public struct NetworkSize: Sendable {
+    public var width = 256, height = 512, batch = 8
+    public var alpha = 0.5
+    public var fpnDepth = 64, headLayers = 2, minLevel = 3, maxLevel = 6
+    public var classes = 13, anchorsPerLocation = 8
+
+    /// The spec's `bench` network (ssd-model.md, "Named sizes").
+    public static let bench = NetworkSize()
+
+    public init() {}
+
+    /// ch(c) = max(8, floor(c * alpha)).
+    func ch(_ c: Int) -> Int { max(8, Int((Double(c) * alpha).rounded(.down))) }
+
+    /// Every convolution of the network in forward order, with duplicates.
+    public func convolutions() -> [ConvShape] {
+        var out: [ConvShape] = []
+        var (h, w) = (height / 2, width / 2)
+        func add(_ name: String, _ hh: Int, _ ww: Int, _ cin: Int, _ cout: Int, k: Int, s: Int = 1, groups: Int = 1, bias: Bool, grad: Bool = true) {
+            out.append(ConvShape(name: name, batch: batch, height: hh, width: ww, inChannels: cin, outChannels: cout,
+                                 kernel: k, stride: s, groups: groups, bias: bias, inputNeedsGradient: grad))
+        }
+        add("stem", height, width, 3, ch(32), k: 3, s: 2, bias: false, grad: false)
+        var c = ch(32)
+        let blocks: [(Int, Int)] = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),
+                                    (512, 1), (512, 1), (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1)]
+        var levelShapes: [Int: (h: Int, w: Int, c: Int)] = [:]
+        for (i, (channels, s)) in blocks.enumerated() {
+            add("b\(i + 1).depthwise", h, w, c, c, k: 3, s: s, groups: c, bias: false)
+            if s == 2 { h = (h + 1) / 2; w = (w + 1) / 2 }
+            add("b\(i + 1).pointwise", h, w, c, ch(channels), k: 1, bias: false)
+            c = ch(channels)
+            if i == 4 { levelShapes[3] = (h, w, c) }
+            if i == 10 { levelShapes[4] = (h, w, c) }
+            if i == 12 { levelShapes[5] = (h, w, c) }
+        }
+        let d = fpnDepth
+        for l in 3...5 { let s = levelShapes[l]!; add("fpn.lateral\(l)", s.h, s.w, s.c, d, k: 1, bias: true) }
+        for l in 3...5 { let s = levelShapes[l]!; add("fpn.output\(l)", s.h, s.w, d, d, k: 3, bias: true) }
+        var (eh, ew) = (levelShapes[5]!.h, levelShapes[5]!.w)
+        var levels = (minLevel...min(maxLevel, 5)).map { (levelShapes[$0]!.h, levelShapes[$0]!.w) }
+        if maxLevel >= 6 {
+            for l in 6...maxLevel {
+                add("fpn.extra\(l)", eh, ew, d, d, k: 3, s: 2, bias: true)
+                eh = (eh + 1) / 2; ew = (ew + 1) / 2
+                levels.append((eh, ew))
+            }
+        }
+        for (level, (lh, lw)) in zip(minLevel...maxLevel, levels) {
+            for tower in ["class", "box"] {
+                for i in 0..<headLayers { add("head.\(tower).\(i).P\(level)", lh, lw, d, d, k: 3, bias: true) }
+                let outC = anchorsPerLocation * (tower == "class" ? classes : 4)
+                add("head.\(tower).out.P\(level)", lh, lw, d, outC, k: 3, bias: true)
+            }
+        }
+        return out
+    }
+
+    /// One representative per distinct geometry, named after its first use.
+    public func distinctConvolutions() -> [ConvShape] {
+        var seen: [String] = []
+        var out: [ConvShape] = []
+        for c in convolutions() {
+            let key = "\(c.height)x\(c.width) \(c.inChannels)->\(c.outChannels) k\(c.kernel) s\(c.stride) g\(c.groups) \(c.inputNeedsGradient)"
+            if !seen.contains(key) { seen.append(key); out.append(c) }
+        }
+        return out
+    }
+}

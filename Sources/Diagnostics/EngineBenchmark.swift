@@ -1,0 +1,158 @@
+import CBLAS
+import Engine
+import Foundation
+
+/// What `uidetect bench engine` measures, all in one run so that ratios cancel machine noise.
+public struct EngineBenchmarkReport: Codable {
+    public struct Conv: Codable {
+        public var name, kind, shape: String
+        public var forwardMilliseconds, forwardBackwardMilliseconds: Double
+        public var forwardGFLOPS, forwardBackwardGFLOPS: Double
+        /// forward + backward GFLOP/s over the sgemm reference.
+        public var ratioToSGEMM: Double
+    }
+    public struct Bandwidth: Codable {
+        public var name, shape: String
+        public var forwardGBps, backwardGBps, memcpyGBps: Double
+        public var forwardRatio, backwardRatio: Double
+    }
+    public var threads: Int
+    public var repeats: Int
+    public var sgemmShape: String
+    public var sgemmGFLOPS: Double
+    public var convolutions: [Conv]
+    public var depthwise: [Bandwidth]
+    public var batchNorm: [Bandwidth]
+    /// Smallest forward+backward ratio to sgemm over the dense 3x3 and 1x1 convs.
+    public var convMinRatio: Double
+
+    enum CodingKeys: String, CodingKey {
+        case threads, repeats
+        case sgemmShape = "sgemm_shape", sgemmGFLOPS = "sgemm_gflops"
+        case convolutions, depthwise
+        case batchNorm = "batch_norm"
+        case convMinRatio = "conv_min_ratio"
+    }
+}
+
+/// Times the engine's ops on the shapes of a network against raw sgemm and memcpy.
+public struct EngineBenchmark {
+    public var network: NetworkSize
+    public var repeats: Int
+    public var sgemmSize: Int
+
+    public init(network: NetworkSize = .bench, repeats: Int = 5, sgemmSize: Int = 2048) {
+        self.network = network
+        self.repeats = repeats
+        self.sgemmSize = sgemmSize
+    }
+
+    /// Runs every measurement; `progress` is told what is being timed.
+    public func run(progress: (String) -> Void = { _ in }) -> EngineBenchmarkReport {
+        progress("sgemm \(sgemmSize)^3")
+        let sgemmGFLOPS = measureSGEMM()
+        var convs: [EngineBenchmarkReport.Conv] = []
+        var depthwise: [EngineBenchmarkReport.Bandwidth] = []
+        for shape in network.distinctConvolutions() {
+            progress("conv \(shape.name)")
+            let (fwd, fwdBwd) = timeConv(shape)
+            convs.append(.init(
+                name: shape.name, kind: shape.kind, shape: describe(shape),
+                forwardMilliseconds: fwd * 1e3, forwardBackwardMilliseconds: fwdBwd * 1e3,
+                forwardGFLOPS: shape.forwardFLOPs / fwd / 1e9, forwardBackwardGFLOPS: shape.forwardBackwardFLOPs / fwdBwd / 1e9,
+                ratioToSGEMM: shape.forwardBackwardFLOPs / fwdBwd / 1e9 / sgemmGFLOPS))
+            if shape.groups > 1 {
+                // Minimal traffic: forward reads x, writes y; backward reads dy and x, writes dx (dW is tiny).
+                let inBytes = Double(shape.batch * shape.height * shape.width * shape.inChannels * 4)
+                let outBytes = Double(shape.batch * shape.outHeight * shape.outWidth * shape.outChannels * 4)
+                let memcpy = measureMemcpy(bytes: Int(inBytes))
+                let bwd = fwdBwd - fwd
+                depthwise.append(.init(
+                    name: shape.name, shape: describe(shape),
+                    forwardGBps: (inBytes + outBytes) / fwd / 1e9, backwardGBps: (2 * inBytes + outBytes) / bwd / 1e9,
+                    memcpyGBps: memcpy, forwardRatio: (inBytes + outBytes) / fwd / 1e9 / memcpy,
+                    backwardRatio: (2 * inBytes + outBytes) / bwd / 1e9 / memcpy))
+            }
+        }
+        var norms: [EngineBenchmarkReport.Bandwidth] = []
+        var seen = Set<[Int]>()
+        for shape in network.convolutions() where shape.groups == 1 && !shape.bias {
+            let dims = [shape.batch, shape.outHeight, shape.outWidth, shape.outChannels]
+            guard seen.insert(dims).inserted else { continue }
+            progress("batch norm \(dims)")
+            norms.append(timeBatchNorm(dims, name: shape.name + ".bn"))
+        }
+        let gemmLike = convs.filter { $0.kind == "1x1" || $0.kind == "3x3" }
+        return EngineBenchmarkReport(
+            threads: Parallel.threadCount, repeats: repeats, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
+            sgemmGFLOPS: sgemmGFLOPS, convolutions: convs, depthwise: depthwise, batchNorm: norms,
+            convMinRatio: gemmLike.map(\.ratioToSGEMM).min() ?? 0)
+    }
+
+    private func describe(_ s: ConvShape) -> String {
+        "\(s.batch)x\(s.height)x\(s.width)x\(s.inChannels) -> \(s.outChannels), k\(s.kernel) s\(s.stride)\(s.groups > 1 ? " dw" : "")"
+    }
+
+    private func measureSGEMM() -> Double {
+        let n = sgemmSize
+        var g = SeededGenerator(seed: 1)
+        let a = Tensor.randomNormal([n, n], using: &g), b = Tensor.randomNormal([n, n], using: &g)
+        let c = Tensor.zeros([n, n])
+        let seconds = medianSeconds(repeats: repeats) {
+            sgemm(m: n, n: n, k: n, a: a.pointer, lda: n, b: b.pointer, ldb: n, beta: 0, c: c.mutablePointer, ldc: n)
+        }
+        return 2 * Double(n * n * n) / seconds / 1e9
+    }
+
+    /// memcpy of `bytes`, split over the engine's threads as the ops are; read + write counted.
+    private func measureMemcpy(bytes: Int) -> Double {
+        let count = bytes / 4
+        let src = Tensor(shape: [count], repeating: 1), dst = Tensor.zeros([count])
+        let (s, d) = (src.pointer, dst.mutablePointer)
+        let seconds = medianSeconds(repeats: repeats) {
+            Parallel.forEachBlock(count: count, blockSize: Parallel.blockSize(count: count, minimum: 1 << 14)) { _, r in
+                (d + r.lowerBound).update(from: s + r.lowerBound, count: r.count)
+            }
+        }
+        return 2 * Double(bytes) / seconds / 1e9
+    }
+
+    private func timeConv(_ s: ConvShape) -> (forward: Double, forwardBackward: Double) {
+        var g = SeededGenerator(seed: 2)
+        let x = Tensor.randomNormal([s.batch, s.height, s.width, s.inChannels], requiresGrad: s.inputNeedsGradient, using: &g)
+        let w = Tensor.randomNormal([s.kernel, s.kernel, s.inChannels / s.groups, s.outChannels], std: 0.1, requiresGrad: true, using: &g)
+        let b = s.bias ? Tensor.zeros([s.outChannels], requiresGrad: true) : nil
+        let forward = medianSeconds(repeats: repeats) {
+            _ = x.conv2d(weight: w, bias: b, stride: s.stride, padding: s.padding, groups: s.groups)
+        }
+        let dy = Tensor.randomNormal([s.batch, s.outHeight, s.outWidth, s.outChannels], using: &g)
+        let both = medianSeconds(repeats: repeats) {
+            x.zeroGrad(); w.zeroGrad(); b?.zeroGrad()
+            let y = x.conv2d(weight: w, bias: b, stride: s.stride, padding: s.padding, groups: s.groups)
+            y.backward(gradient: dy)
+        }
+        return (forward, both)
+    }
+
+    private func timeBatchNorm(_ dims: [Int], name: String) -> EngineBenchmarkReport.Bandwidth {
+        var g = SeededGenerator(seed: 3)
+        let c = dims[3]
+        let x = Tensor.randomNormal(dims, requiresGrad: true, using: &g)
+        let scale = Tensor(shape: [c], repeating: 1, requiresGrad: true), shift = Tensor.zeros([c], requiresGrad: true)
+        let rm = Tensor.zeros([c]), rv = Tensor(shape: [c], repeating: 1)
+        func bn() -> Tensor { x.batchNorm(scale: scale, shift: shift, runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1)) }
+        let forward = medianSeconds(repeats: repeats) { _ = bn() }
+        let dy = Tensor.randomNormal(dims, using: &g)
+        let both = medianSeconds(repeats: repeats) {
+            x.zeroGrad(); scale.zeroGrad(); shift.zeroGrad()
+            bn().backward(gradient: dy)
+        }
+        let bytes = Double(x.count * 4)
+        let memcpy = measureMemcpy(bytes: Int(bytes))
+        // Minimal traffic: forward reads x, writes y; backward reads dy and x, writes dx.
+        return .init(name: name, shape: dims.map(String.init).joined(separator: "x"),
+                     forwardGBps: 2 * bytes / forward / 1e9, backwardGBps: 3 * bytes / (both - forward) / 1e9,
+                     memcpyGBps: memcpy, forwardRatio: 2 * bytes / forward / 1e9 / memcpy,
+                     backwardRatio: 3 * bytes / (both - forward) / 1e9 / memcpy)
+    }
+}

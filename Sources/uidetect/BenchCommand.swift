@@ -1,0 +1,77 @@
+import ArgumentParser
+import Diagnostics
+import Foundation
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure speed on this machine.",
+        subcommands: [BenchEngine.self])
+}
+
+struct BenchEngine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "engine",
+        abstract: "Time every conv shape, depthwise conv and batch norm of the bench network against raw sgemm and memcpy.")
+
+    @OptionGroup var threads: ThreadOptions
+
+    @Option(help: "Timed runs per measurement; the median is reported.")
+    var repeats: Int = 5
+
+    @Flag(help: "Print one JSON object instead of tables.")
+    var json = false
+
+    func validate() throws {
+        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1, got \(repeats)") }
+    }
+
+    func run() throws {
+        threads.apply()
+        let report = EngineBenchmark(repeats: repeats).run { what in
+            if !json { FileHandle.standardError.write(Data("\r\u{1B}[2Kmeasuring \(what)".utf8)) }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        print(BenchTables.render(report))
+    }
+}
+
+/// Plain-text tables for a person.
+enum BenchTables {
+    static func render(_ r: EngineBenchmarkReport) -> String {
+        var lines: [String] = []
+        lines.append("bench network (batch 8, 256x512), \(r.threads) threads, median of \(r.repeats) runs")
+        lines.append(String(format: "reference: cblas_sgemm %@  %.1f GFLOP/s", r.sgemmShape, r.sgemmGFLOPS))
+        lines.append("")
+        lines.append(row(["conv", "shape (NHWC -> Cout)", "fwd ms", "fwd GF/s", "f+b ms", "f+b GF/s", "f+b/sgemm"], [20, 38, 8, 9, 8, 9, 9]))
+        for c in r.convolutions {
+            lines.append(row([c.name, c.shape, f(c.forwardMilliseconds), f(c.forwardGFLOPS), f(c.forwardBackwardMilliseconds),
+                              f(c.forwardBackwardGFLOPS), String(format: "%.0f%%", 100 * c.ratioToSGEMM)], [20, 38, 8, 9, 8, 9, 9]))
+        }
+        lines.append(String(format: "smallest forward+backward ratio over 3x3 and 1x1 convs: %.0f%%", 100 * r.convMinRatio))
+        for (title, rows) in [("depthwise conv", r.depthwise), ("batch norm (training)", r.batchNorm)] {
+            lines.append("")
+            lines.append(row([title, "shape", "fwd GB/s", "bwd GB/s", "memcpy GB/s", "fwd/memcpy", "bwd/memcpy"], [22, 38, 9, 9, 12, 11, 11]))
+            for b in rows {
+                lines.append(row([b.name, b.shape, f(b.forwardGBps), f(b.backwardGBps), f(b.memcpyGBps),
+                                  String(format: "%.0f%%", 100 * b.forwardRatio), String(format: "%.0f%%", 100 * b.backwardRatio)],
+                                 [22, 38, 9, 9, 12, 11, 11]))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func f(_ v: Double) -> String { String(format: v < 10 ? "%.2f" : "%.1f", v) }
+
+    private static func row(_ cells: [String], _ widths: [Int]) -> String {
+        zip(cells, widths).enumerated().map { i, cw in
+            i < 2 ? cw.0.padding(toLength: cw.1, withPad: " ", startingAt: 0)
+                  : String(repeating: " ", count: max(0, cw.1 - cw.0.count)) + cw.0
+        }.joined(separator: " ")
+    }
+}
