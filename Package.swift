@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uidetect"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
     ],
     swiftLanguageModes: [.v5]

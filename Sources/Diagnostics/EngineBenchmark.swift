@@ -18,6 +18,7 @@ public struct EngineBenchmarkReport: Codable {
     }
     public var threads: Int
     public var repeats: Int
+    public var batch, width, height: Int
     public var sgemmShape: String
     public var sgemmGFLOPS: Double
     public var convolutions: [Conv]
@@ -27,7 +28,7 @@ public struct EngineBenchmarkReport: Codable {
     public var convMinRatio: Double
 
     enum CodingKeys: String, CodingKey {
-        case threads, repeats
+        case threads, repeats, batch, width, height
         case sgemmShape = "sgemm_shape", sgemmGFLOPS = "sgemm_gflops"
         case convolutions, depthwise
         case batchNorm = "batch_norm"
@@ -84,7 +85,8 @@ public struct EngineBenchmark {
         }
         let gemmLike = convs.filter { $0.kind == "1x1" || $0.kind == "3x3" }
         return EngineBenchmarkReport(
-            threads: Parallel.threadCount, repeats: repeats, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
+            threads: Parallel.threadCount, repeats: repeats,
+            batch: network.batch, width: network.width, height: network.height, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
             sgemmGFLOPS: sgemmGFLOPS, convolutions: convs, depthwise: depthwise, batchNorm: norms,
             convMinRatio: gemmLike.map(\.ratioToSGEMM).min() ?? 0)
     }

@@ -18,16 +18,26 @@ struct BenchEngine: ParsableCommand {
     @Option(help: "Timed runs per measurement; the median is reported.")
     var repeats: Int = 5
 
+    @Option(help: "Batch size of the network's shapes (the spec's bench network uses 8).")
+    var batch: Int = 8
+
+    @Option(help: "Side of the square sgemm that serves as the reference.")
+    var sgemmSize: Int = 2048
+
     @Flag(help: "Print one JSON object instead of tables.")
     var json = false
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1, got \(repeats)") }
+        guard batch >= 1 else { throw ValidationError("--batch must be at least 1, got \(batch)") }
+        guard sgemmSize >= 16 else { throw ValidationError("--sgemm-size must be at least 16, got \(sgemmSize)") }
     }
 
     func run() throws {
         threads.apply()
-        let report = EngineBenchmark(repeats: repeats).run { what in
+        var network = NetworkSize.bench
+        network.batch = batch
+        let report = EngineBenchmark(network: network, repeats: repeats, sgemmSize: sgemmSize).run { what in
             if !json { FileHandle.standardError.write(Data("\r\u{1B}[2Kmeasuring \(what)".utf8)) }
         }
         if json {
@@ -45,7 +55,7 @@ struct BenchEngine: ParsableCommand {
 enum BenchTables {
     static func render(_ r: EngineBenchmarkReport) -> String {
         var lines: [String] = []
-        lines.append("bench network (batch 8, 256x512), \(r.threads) threads, median of \(r.repeats) runs")
+        lines.append("bench network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) threads, median of \(r.repeats) runs")
         lines.append(String(format: "reference: cblas_sgemm %@  %.1f GFLOP/s", r.sgemmShape, r.sgemmGFLOPS))
         lines.append("")
         lines.append(row(["conv", "shape (NHWC -> Cout)", "fwd ms", "fwd GF/s", "f+b ms", "f+b GF/s", "f+b/sgemm"], [20, 38, 8, 9, 8, 9, 9]))

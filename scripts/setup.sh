@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the C libraries UIDetect links against (Debian packages), quietly when already there.
+set -euo pipefail
+
+packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libjpeg-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup: 'swift' is not on PATH; UIDetect needs Swift 6.0 or later" >&2
+    exit 1
+fi
