@@ -89,3 +89,23 @@ extension Tensor {
         return order
     }
 }
+
+extension Tensor {
+    /// Hands a backward rule this tensor's gradient buffer.
+    ///
+    /// `accumulate` is false when the buffer is new and uninitialised: the
+    /// rule must then write every element instead of adding. This saves a
+    /// zero-fill and a read pass on every large gradient.
+    func withGradientTarget(_ body: (_ pointer: UnsafeMutablePointer<Float>, _ accumulate: Bool) -> Void) {
+        let (pointer, accumulate) = gradientTarget()
+        body(pointer, accumulate)
+    }
+
+    /// This tensor's gradient buffer, and whether it already holds values to add to.
+    func gradientTarget() -> (pointer: UnsafeMutablePointer<Float>, accumulate: Bool) {
+        if let g = gradStorage { return (g.pointer, true) }
+        let g = Storage(count: count)
+        gradStorage = g
+        return (g.pointer, false)
+    }
+}

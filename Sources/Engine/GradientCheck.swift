@@ -2,6 +2,8 @@
 ///
 /// The probe loss is sum(f(inputs) * r) for a fixed random r, evaluated in
 /// double from the float outputs, so the check covers every output element.
+/// Backward runs twice, and the second pass must exactly double the leaf
+/// gradients: that covers each rule's path for a gradient that already exists.
 public struct GradientCheck {
     /// The worst disagreement found for one input.
     public struct Result: CustomStringConvertible {
@@ -9,8 +11,11 @@ public struct GradientCheck {
         public let maxAbsoluteError: Double
         public let maxRelativeError: Double
         public let worstIndex: Int
+        /// Largest |second - 2 * first| when backward runs twice: rules must add into existing gradients.
+        public let accumulationError: Double
         public var description: String {
-            "input \(input): max abs error \(maxAbsoluteError), max rel error \(maxRelativeError) at \(worstIndex)"
+            "input \(input): max abs error \(maxAbsoluteError), max rel error \(maxRelativeError) at \(worstIndex), "
+                + "accumulation error \(accumulationError)"
         }
     }
 
@@ -33,9 +38,14 @@ public struct GradientCheck {
         for t in inputs { t.zeroGrad() }
         let loss = (f(inputs) * r).sum()
         loss.backward()
+        let firstGradients = inputs.map { $0.grad }
+        // A second pass lands on existing leaf gradients and must add to them.
+        loss.backward()
         var results: [Result] = []
         for (index, t) in inputs.enumerated() where t.requiresGrad {
-            let analytic = t.grad ?? [Float](repeating: 0, count: t.count)
+            let analytic = firstGradients[index] ?? [Float](repeating: 0, count: t.count)
+            let twice = t.grad ?? [Float](repeating: 0, count: t.count)
+            let accumulationError = zip(twice, analytic).map { Double(abs($0 - 2 * $1)) / max(1, Double(abs($1))) }.max() ?? 0
             var worstAbs = 0.0, worstRel = 0.0, worstIndex = 0
             for i in 0..<t.count {
                 let original = t.mutablePointer[i]
@@ -50,14 +60,17 @@ public struct GradientCheck {
                 if err > absoluteTolerance && rel > worstRel { worstRel = rel; worstIndex = i }
                 worstAbs = max(worstAbs, err)
             }
-            results.append(Result(input: index, maxAbsoluteError: worstAbs, maxRelativeError: worstRel, worstIndex: worstIndex))
+            results.append(Result(input: index, maxAbsoluteError: worstAbs, maxRelativeError: worstRel, worstIndex: worstIndex,
+                                  accumulationError: accumulationError))
         }
         return results
     }
 
     /// True when every result is within tolerance (an element passes if either error is small).
     public func passes(_ results: [Result]) -> Bool {
-        results.allSatisfy { $0.maxAbsoluteError <= absoluteTolerance || $0.maxRelativeError <= relativeTolerance }
+        results.allSatisfy {
+            ($0.maxAbsoluteError <= absoluteTolerance || $0.maxRelativeError <= relativeTolerance) && $0.accumulationError <= 1e-5
+        }
     }
 
     private func probe(_ f: ([Tensor]) -> Tensor, _ inputs: [Tensor], _ r: Tensor) -> Double {

@@ -55,8 +55,8 @@ extension Tensor {
         var inputs = [x, weight]
         if let bias { inputs.append(bias) }
         return Tensor.result(shape: outShape, storage: out, inputs: inputs) { g in
-            let gx = x.requiresGrad ? x.ensureGrad().pointer : nil
-            let gw = weight.requiresGrad ? weight.ensureGrad().pointer : nil
+            let gx = x.requiresGrad ? x.gradientTarget() : nil
+            let gw = weight.requiresGrad ? weight.gradientTarget() : nil
             if let bias, bias.requiresGrad {
                 sumRows(g, rows: geo.batch * geo.outHeight * geo.outWidth, columns: geo.outChannels,
                         into: bias.ensureGrad().pointer)
@@ -95,14 +95,13 @@ private func gemmConvForward(
     }
     let chunk = imagesPerChunk(geo)
     let rowsPerImage = geo.outHeight * geo.outWidth
-    let col = UnsafeMutablePointer<Float>.allocate(capacity: chunk * rowsPerImage * geo.patch)
-    defer { col.deallocate() }
+    let col = Storage(count: chunk * rowsPerImage * geo.patch)
     for n0 in stride(from: 0, to: geo.batch, by: chunk) {
         let images = min(chunk, geo.batch - n0)
         let chunkRows = images * rowsPerImage
         for g in 0..<geo.groups {
-            im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col)
-            sgemm(m: chunkRows, n: geo.outPerGroup, k: geo.patch, a: col, lda: geo.patch,
+            im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col.pointer)
+            sgemm(m: chunkRows, n: geo.outPerGroup, k: geo.patch, a: col.pointer, lda: geo.patch,
                   b: w + g * geo.outPerGroup, ldb: cout, beta: beta,
                   c: out + n0 * rowsPerImage * cout + g * geo.outPerGroup, ldc: cout)
         }
@@ -111,25 +110,25 @@ private func gemmConvForward(
 
 private func gemmConvBackward(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, gy: UnsafePointer<Float>,
-    gx: UnsafeMutablePointer<Float>?, gw: UnsafeMutablePointer<Float>?
+    gx: GradientTarget?, gw: GradientTarget?
 ) {
     let cout = geo.outChannels
     if geo.isPlainGEMM {
         let rows = geo.batch * geo.height * geo.width
         let cin = geo.inChannels
         if let gw {
-            sgemm(transposeA: true, m: cin, n: cout, k: rows, a: x, lda: cin, b: gy, ldb: cout, beta: 1, c: gw, ldc: cout)
+            sgemm(transposeA: true, m: cin, n: cout, k: rows, a: x, lda: cin, b: gy, ldb: cout,
+                  beta: gw.accumulate ? 1 : 0, c: gw.pointer, ldc: cout)
         }
         if let gx {
-            sgemm(transposeB: true, m: rows, n: cin, k: cout, a: gy, lda: cout, b: w, ldb: cout, beta: 1, c: gx, ldc: cin)
+            sgemm(transposeB: true, m: rows, n: cin, k: cout, a: gy, lda: cout, b: w, ldb: cout,
+                  beta: gx.accumulate ? 1 : 0, c: gx.pointer, ldc: cin)
         }
         return
     }
     let chunk = imagesPerChunk(geo)
     let rowsPerImage = geo.outHeight * geo.outWidth
-    let capacity = chunk * rowsPerImage * geo.patch
-    let col = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
-    defer { col.deallocate() }
+    let col = Storage(count: chunk * rowsPerImage * geo.patch)
     for n0 in stride(from: 0, to: geo.batch, by: chunk) {
         let images = min(chunk, geo.batch - n0)
         let chunkRows = images * rowsPerImage
@@ -137,15 +136,17 @@ private func gemmConvBackward(
         for g in 0..<geo.groups {
             let gyGroup = gyChunk + g * geo.outPerGroup
             if let gw {
-                im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col)
-                sgemm(transposeA: true, m: geo.patch, n: geo.outPerGroup, k: chunkRows, a: col, lda: geo.patch,
-                      b: gyGroup, ldb: cout, beta: 1, c: gw + g * geo.outPerGroup, ldc: cout)
+                im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col.pointer)
+                // The first chunk overwrites a fresh buffer; later chunks add to it.
+                let beta: Float = gw.accumulate || n0 > 0 ? 1 : 0
+                sgemm(transposeA: true, m: geo.patch, n: geo.outPerGroup, k: chunkRows, a: col.pointer, lda: geo.patch,
+                      b: gyGroup, ldb: cout, beta: beta, c: gw.pointer + g * geo.outPerGroup, ldc: cout)
             }
             if let gx {
                 // The column gradient reuses the im2col buffer: dW is already done with it.
                 sgemm(transposeB: true, m: chunkRows, n: geo.patch, k: geo.outPerGroup, a: gyGroup, lda: cout,
-                      b: w + g * geo.outPerGroup, ldb: cout, beta: 0, c: col, ldc: geo.patch)
-                col2imAdd(geo, col: col, firstImage: n0, images: images, group: g, gx: gx)
+                      b: w + g * geo.outPerGroup, ldb: cout, beta: 0, c: col.pointer, ldc: geo.patch)
+                col2im(geo, col: col.pointer, firstImage: n0, images: images, group: g, gx: gx)
             }
         }
     }
@@ -181,6 +182,10 @@ private func im2col(
                         let ix = ox * s - p + kx
                         if ix < 0 || ix >= w {
                             dst.update(repeating: 0, count: cg)
+                        } else if cg <= 8 {
+                            // A library call per 3-channel pixel (the stem) costs more than the copy.
+                            let from = src + ix * c
+                            for j in 0..<cg { dst[j] = from[j] }
                         } else {
                             dst.update(from: src + ix * c, count: cg)
                         }
@@ -194,10 +199,10 @@ private func im2col(
 
 /// Adds column gradients back onto the input pixels they were copied from.
 ///
-/// Written as a gather over input rows, so that blocks never write the same pixel.
-private func col2imAdd(
-    _ geo: ConvGeometry, col: UnsafePointer<Float>, firstImage: Int, images: Int, group: Int,
-    gx: UnsafeMutablePointer<Float>
+/// Written as a gather over input rows, so that blocks never write the same
+/// pixel; a fresh gradient buffer is zeroed row by row just before use.
+private func col2im(
+    _ geo: ConvGeometry, col: UnsafePointer<Float>, firstImage: Int, images: Int, group: Int, gx: GradientTarget
 ) {
     let (h, w, c) = (geo.height, geo.width, geo.inChannels)
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
@@ -207,7 +212,10 @@ private func col2imAdd(
         for line in r {
             let (nl, iy) = line.quotientAndRemainder(dividingBy: h)
             let n = firstImage + nl
-            let dstRow = gx + ((n * h + iy) * w) * c + cOffset
+            let dstRow = gx.pointer + ((n * h + iy) * w) * c + cOffset
+            if !gx.accumulate {
+                for ix in 0..<w { (dstRow + ix * c).update(repeating: 0, count: cg) }
+            }
             for ky in 0..<kh {
                 let ty = iy + p - ky
                 guard ty >= 0, ty % s == 0, ty / s < ho else { continue }
@@ -239,8 +247,26 @@ private func validOutputRange(kernelOffset k: Int, stride s: Int, padding p: Int
 
 // MARK: - Depthwise
 
-/// Output rows per block when a depthwise reduction keeps partial sums per block.
+/// A gradient buffer and whether it already holds values (see `Tensor.gradientTarget()`).
+typealias GradientTarget = (pointer: UnsafeMutablePointer<Float>, accumulate: Bool)
+
+/// Output rows per block of the depthwise kernels.
 private let depthwiseRowsPerBlock = 4
+/// Output rows per block of the depthwise weight gradient (each block keeps partial sums).
+private let depthwiseWeightRowsPerBlock = 16
+
+/// The weight of each tap repeated along a whole output row: `taps x (Wo * C)`.
+///
+/// With stride 1, a tap multiplies a contiguous run of input pixels by its
+/// weight vector at every output column; against this tile that is one long
+/// flat loop instead of Wo short loops of C, which pays for small C.
+private func tiledWeights(_ w: UnsafePointer<Float>, taps: Int, channels c: Int, columns wo: Int) -> Storage {
+    let tile = Storage(count: taps * wo * c)
+    for t in 0..<taps {
+        for ox in 0..<wo { (tile.pointer + (t * wo + ox) * c).update(from: w + t * c, count: c) }
+    }
+    return tile
+}
 
 private func depthwiseForward(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
@@ -249,6 +275,7 @@ private func depthwiseForward(
     let (h, wid, c) = (geo.height, geo.width, geo.inChannels)
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
+    let tile = s == 1 ? tiledWeights(w, taps: kh * kw, channels: c, columns: wo) : nil
     Parallel.forEachBlock(count: geo.batch * ho, blockSize: depthwiseRowsPerBlock) { _, r in
         for line in r {
             let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
@@ -263,12 +290,19 @@ private func depthwiseForward(
                 guard iy >= 0, iy < h else { continue }
                 let xRow = x + (n * h + iy) * wid * c
                 for kx in 0..<kw {
-                    let wv = w + (ky * kw + kx) * c
                     let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
-                    for ox in lo..<hi {
-                        let xi = xRow + (ox * s - p + kx) * c
-                        let oo = o + ox * c
-                        for j in 0..<c { oo[j] += xi[j] * wv[j] }
+                    guard lo < hi else { continue }
+                    if let tile {
+                        let xs = xRow + (lo - p + kx) * c, os = o + lo * c
+                        let wt = tile.pointer + ((ky * kw + kx) * wo + lo) * c
+                        for i in 0..<((hi - lo) * c) { os[i] += xs[i] * wt[i] }
+                    } else {
+                        let wv = w + (ky * kw + kx) * c
+                        for ox in lo..<hi {
+                            let xi = xRow + (ox * s - p + kx) * c
+                            let oo = o + ox * c
+                            for j in 0..<c { oo[j] += xi[j] * wv[j] }
+                        }
                     }
                 }
             }
@@ -278,28 +312,38 @@ private func depthwiseForward(
 
 private func depthwiseBackward(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, gy: UnsafePointer<Float>,
-    gx: UnsafeMutablePointer<Float>?, gw: UnsafeMutablePointer<Float>?
+    gx: GradientTarget?, gw: GradientTarget?
 ) {
     let (h, wid, c) = (geo.height, geo.width, geo.inChannels)
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
+    let taps = kh * kw
     if let gx {
+        let tile = s == 1 ? tiledWeights(w, taps: taps, channels: c, columns: wo) : nil
         // Each block owns whole input rows: no two blocks write the same pixel.
         Parallel.forEachBlock(count: geo.batch * h, blockSize: depthwiseRowsPerBlock) { _, r in
             for line in r {
                 let (n, iy) = line.quotientAndRemainder(dividingBy: h)
-                let gxRow = gx + line * wid * c
+                let gxRow = gx.pointer + line * wid * c
+                if !gx.accumulate { gxRow.update(repeating: 0, count: wid * c) }
                 for ky in 0..<kh {
                     let ty = iy + p - ky
                     guard ty >= 0, ty % s == 0, ty / s < ho else { continue }
                     let gyRow = gy + (n * ho + ty / s) * wo * c
                     for kx in 0..<kw {
-                        let wv = w + (ky * kw + kx) * c
                         let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
-                        for ox in lo..<hi {
-                            let gi = gxRow + (ox * s - p + kx) * c
-                            let go = gyRow + ox * c
-                            for j in 0..<c { gi[j] += go[j] * wv[j] }
+                        guard lo < hi else { continue }
+                        if let tile {
+                            let gi = gxRow + (lo - p + kx) * c, go = gyRow + lo * c
+                            let wt = tile.pointer + ((ky * kw + kx) * wo + lo) * c
+                            for i in 0..<((hi - lo) * c) { gi[i] += go[i] * wt[i] }
+                        } else {
+                            let wv = w + (ky * kw + kx) * c
+                            for ox in lo..<hi {
+                                let gi = gxRow + (ox * s - p + kx) * c
+                                let go = gyRow + ox * c
+                                for j in 0..<c { gi[j] += go[j] * wv[j] }
+                            }
                         }
                     }
                 }
@@ -307,14 +351,15 @@ private func depthwiseBackward(
         }
     }
     if let gw {
-        let taps = kh * kw * c
         let lines = geo.batch * ho
-        let blocks = Parallel.blockCount(count: lines, blockSize: depthwiseRowsPerBlock)
-        let partial = UnsafeMutablePointer<Float>.allocate(capacity: blocks * taps)
-        defer { partial.deallocate() }
-        Parallel.forEachBlock(count: lines, blockSize: depthwiseRowsPerBlock) { b, r in
-            let acc = partial + b * taps
-            acc.initialize(repeating: 0, count: taps)
+        let blocks = Parallel.blockCount(count: lines, blockSize: depthwiseWeightRowsPerBlock)
+        let partial = Storage(count: blocks * taps * c)
+        Parallel.forEachBlock(count: lines, blockSize: depthwiseWeightRowsPerBlock) { b, r in
+            let acc = partial.pointer + b * taps * c
+            // Stride 1 accumulates per output column in a row-wide tile, then folds the columns.
+            let width = s == 1 ? wo : 1
+            let tile = Storage(count: taps * width * c)
+            tile.pointer.update(repeating: 0, count: taps * width * c)
             for line in r {
                 let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
                 let gyRow = gy + line * wo * c
@@ -323,21 +368,36 @@ private func depthwiseBackward(
                     guard iy >= 0, iy < h else { continue }
                     let xRow = x + (n * h + iy) * wid * c
                     for kx in 0..<kw {
-                        let a = acc + (ky * kw + kx) * c
                         let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
-                        for ox in lo..<hi {
-                            let xi = xRow + (ox * s - p + kx) * c
-                            let go = gyRow + ox * c
-                            for j in 0..<c { a[j] += go[j] * xi[j] }
+                        guard lo < hi else { continue }
+                        let a = tile.pointer + (ky * kw + kx) * width * c
+                        if s == 1 {
+                            let xs = xRow + (lo - p + kx) * c, go = gyRow + lo * c, at = a + lo * c
+                            for i in 0..<((hi - lo) * c) { at[i] += go[i] * xs[i] }
+                        } else {
+                            for ox in lo..<hi {
+                                let xi = xRow + (ox * s - p + kx) * c
+                                let go = gyRow + ox * c
+                                for j in 0..<c { a[j] += go[j] * xi[j] }
+                            }
                         }
                     }
                 }
             }
+            acc.update(repeating: 0, count: taps * c)
+            for t in 0..<taps {
+                for col in 0..<width {
+                    let src = tile.pointer + (t * width + col) * c, dst = acc + t * c
+                    for j in 0..<c { dst[j] += src[j] }
+                }
+            }
         }
         // Fixed block order keeps the sum bit-identical run to run.
+        let n = taps * c
+        if !gw.accumulate { gw.pointer.update(repeating: 0, count: n) }
         for b in 0..<blocks {
-            let acc = partial + b * taps
-            for j in 0..<taps { gw[j] += acc[j] }
+            let acc = partial.pointer + b * n
+            for j in 0..<n { gw.pointer[j] += acc[j] }
         }
     }
 }

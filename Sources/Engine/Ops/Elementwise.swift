@@ -43,9 +43,10 @@ extension Tensor {
         }
         return result(shape: a.shape, storage: out, inputs: [a, b]) { g in
             for (t, other) in [(a, pb), (b, pa)] where t.requiresGrad {
-                let gt = t.ensureGrad().pointer
-                Parallel.forEachBlock(count: t.count, blockSize: elementwiseBlock) { _, r in
-                    for i in r { gt[i] += g[i] * other[i] }
+                t.withGradientTarget { gt, add in
+                    Parallel.forEachBlock(count: t.count, blockSize: elementwiseBlock) { _, r in
+                        if add { for i in r { gt[i] += g[i] * other[i] } } else { for i in r { gt[i] = g[i] * other[i] } }
+                    }
                 }
             }
         }
@@ -96,9 +97,13 @@ extension Tensor {
             for i in r { po[i] = Swift.min(Swift.max(px[i], lo), hi) }
         }
         return Tensor.result(shape: shape, storage: out, inputs: [self]) { [self] g in
-            let gx = ensureGrad().pointer
-            Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
-                for i in r where px[i] > lo && px[i] < hi { gx[i] += g[i] }
+            withGradientTarget { gx, add in
+                Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
+                    for i in r {
+                        let pass: Float = px[i] > lo && px[i] < hi ? g[i] : 0
+                        gx[i] = add ? gx[i] + pass : pass
+                    }
+                }
             }
         }
     }
@@ -111,21 +116,27 @@ extension Tensor {
             for i in r { po[i] = stableSigmoid(px[i]) }
         }
         return Tensor.result(shape: shape, storage: out, inputs: [self]) { [self] g in
-            let gx = ensureGrad().pointer
-            Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
-                for i in r { gx[i] += g[i] * po[i] * (1 - po[i]) }
+            withGradientTarget { gx, add in
+                Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
+                    for i in r {
+                        let d = g[i] * po[i] * (1 - po[i])
+                        gx[i] = add ? gx[i] + d : d
+                    }
+                }
             }
         }
     }
 
     /// Adds `scale * g` into `t`'s gradient.
     static func accumulate(into t: Tensor, _ g: UnsafePointer<Float>, scale: Float = 1) {
-        let gt = t.ensureGrad().pointer
-        Parallel.forEachBlock(count: t.count, blockSize: elementwiseBlock) { _, r in
-            if scale == 1 {
-                for i in r { gt[i] += g[i] }
-            } else {
-                for i in r { gt[i] += scale * g[i] }
+        t.withGradientTarget { gt, add in
+            Parallel.forEachBlock(count: t.count, blockSize: elementwiseBlock) { _, r in
+                switch (add, scale == 1) {
+                case (true, true): for i in r { gt[i] += g[i] }
+                case (true, false): for i in r { gt[i] += scale * g[i] }
+                case (false, true): (gt + r.lowerBound).update(from: g + r.lowerBound, count: r.count)
+                case (false, false): for i in r { gt[i] = scale * g[i] }
+                }
             }
         }
     }

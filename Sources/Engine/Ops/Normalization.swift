@@ -123,20 +123,22 @@ extension Tensor {
                 for j in 0..<c { p[j] += Float(sg[j]) }
             }
             guard input.requiresGrad else { return }
-            let gx = input.ensureGrad().pointer
             // dx = gamma * invStd * (g - k1 - xhat * k2); in inference mode k1 = k2 = 0.
             var k1 = [Float](repeating: 0, count: c), k2 = [Float](repeating: 0, count: c)
             if case .training = mode {
                 for j in 0..<c { k1[j] = Float(sg[j] / Double(rows)); k2[j] = Float(sgx[j] / Double(rows)) }
             }
             let coef = a
-            withPointers(mean, invStd, k1, k2, coef) { pm, pi, p1, p2, pc in
-                Parallel.forEachBlock(count: rows, blockSize: Parallel.blockSize(count: rows, minimum: 64)) { _, r in
-                    for row in r {
-                        let xi = x + row * c, gi = g + row * c, di = gx + row * c
-                        for j in 0..<c {
-                            let xhat = (xi[j] - pm[j]) * pi[j]
-                            di[j] += pc[j] * (gi[j] - p1[j] - xhat * p2[j])
+            input.withGradientTarget { gx, add in
+                withPointers(mean, invStd, k1, k2, coef) { pm, pi, p1, p2, pc in
+                    Parallel.forEachBlock(count: rows, blockSize: Parallel.blockSize(count: rows, minimum: 64)) { _, r in
+                        for row in r {
+                            let xi = x + row * c, gi = g + row * c, di = gx + row * c
+                            if add {
+                                for j in 0..<c { di[j] += pc[j] * (gi[j] - p1[j] - (xi[j] - pm[j]) * pi[j] * p2[j]) }
+                            } else {
+                                for j in 0..<c { di[j] = pc[j] * (gi[j] - p1[j] - (xi[j] - pm[j]) * pi[j] * p2[j]) }
+                            }
                         }
                     }
                 }

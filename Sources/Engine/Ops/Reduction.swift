@@ -11,9 +11,11 @@ extension Tensor {
         let out = Storage(count: 1)
         out.pointer[0] = Float(total)
         return Tensor.result(shape: [], storage: out, inputs: [self]) { [self] g in
-            let gx = ensureGrad().pointer, v = g[0]
-            Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
-                for i in r { gx[i] += v }
+            let v = g[0]
+            withGradientTarget { gx, add in
+                Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
+                    if add { for i in r { gx[i] += v } } else { (gx + r.lowerBound).update(repeating: v, count: r.count) }
+                }
             }
         }
     }

@@ -94,10 +94,11 @@ extension Tensor {
             var offset = 0
             for (t, width) in zip(tensors, widths) {
                 if t.requiresGrad {
-                    let gt = t.ensureGrad().pointer
-                    for o in 0..<outer {
-                        let src = g + o * total + offset, dst = gt + o * width
-                        for i in 0..<width { dst[i] += src[i] }
+                    t.withGradientTarget { gt, add in
+                        for o in 0..<outer {
+                            let src = g + o * total + offset, dst = gt + o * width
+                            if add { for i in 0..<width { dst[i] += src[i] } } else { dst.update(from: src, count: width) }
+                        }
                     }
                 }
                 offset += width
@@ -124,15 +125,17 @@ extension Tensor {
             }
         }
         return Tensor.result(shape: outShape, storage: out, inputs: [self]) { [self] g in
-            let gx = ensureGrad().pointer
-            Parallel.forEachBlock(count: n * h, blockSize: 8) { _, r in
-                for line in r {
-                    let d = gx + line * w * c
-                    let g0 = g + line * 2 * (2 * w * c), g1 = g0 + 2 * w * c
-                    for x in 0..<w {
-                        let a = g0 + 2 * x * c, b = a + c, e = g1 + 2 * x * c, f = e + c
-                        let di = d + x * c
-                        for j in 0..<c { di[j] += a[j] + b[j] + e[j] + f[j] }
+            withGradientTarget { gx, add in
+                Parallel.forEachBlock(count: n * h, blockSize: 8) { _, r in
+                    for line in r {
+                        let d = gx + line * w * c
+                        if !add { d.update(repeating: 0, count: w * c) }
+                        let g0 = g + line * 2 * (2 * w * c), g1 = g0 + 2 * w * c
+                        for x in 0..<w {
+                            let a = g0 + 2 * x * c, b = a + c, e = g1 + 2 * x * c, f = e + c
+                            let di = d + x * c
+                            for j in 0..<c { di[j] += a[j] + b[j] + e[j] + f[j] }
+                        }
                     }
                 }
             }
