@@ -58,8 +58,7 @@ extension Tensor {
         precondition(gradient.shape == shape, "backward: gradient shape \(gradient.shape) for tensor \(shape)")
         guard requiresGrad else { return }
         let order = topologicalOrder()
-        let g = ensureGrad().pointer
-        for i in 0..<count { g[i] += gradient.storage.pointer[i] }
+        Tensor.accumulate(into: self, gradient.storage.pointer)
         for tensor in order.reversed() {
             guard let node = tensor.node, let g = tensor.gradStorage else { continue }
             node.backward(UnsafePointer(g.pointer))

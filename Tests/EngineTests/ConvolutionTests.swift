@@ -25,6 +25,11 @@ final class ConvolutionTests: XCTestCase {
         Case(name: "depthwise 3x3 s2 odd", x: [2, 7, 5, 3], k: (3, 3), cout: 3, stride: 2, padding: 1, groups: 3, bias: true),
         Case(name: "depthwise x2 multiplier", x: [1, 4, 5, 2], k: (3, 3), cout: 4, stride: 1, padding: 1, groups: 2, bias: false),
         Case(name: "depthwise 5x5 p2 s2 many channels", x: [1, 6, 9, 17], k: (5, 5), cout: 17, stride: 2, padding: 2, groups: 17, bias: true),
+        // Channels in multiples of 8 take the register-blocked 3x3 kernels.
+        Case(name: "depthwise 3x3 s1 c8k", x: [2, 5, 7, 16], k: (3, 3), cout: 16, stride: 1, padding: 1, groups: 16, bias: true),
+        Case(name: "depthwise 3x3 s2 c8k odd", x: [2, 7, 5, 8], k: (3, 3), cout: 8, stride: 2, padding: 1, groups: 8, bias: false),
+        Case(name: "depthwise 3x3 s2 c8k even", x: [1, 6, 8, 24], k: (3, 3), cout: 24, stride: 2, padding: 1, groups: 24, bias: true),
+        Case(name: "depthwise 3x3 s1 no pad c8k", x: [1, 5, 6, 8], k: (3, 3), cout: 8, stride: 1, padding: 0, groups: 8, bias: false),
     ]
 
     func makeInputs(_ c: Case, seed: UInt64) -> (x: Tensor, w: Tensor, b: Tensor?) {

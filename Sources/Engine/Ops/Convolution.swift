@@ -47,7 +47,9 @@ extension Tensor {
         let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
         let out = Storage(count: outShape.reduce(1, *))
         let x = self
-        if geo.isDepthwise {
+        if geo.usesDepthwise3x3Kernel {
+            depthwise3x3Forward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
+        } else if geo.isDepthwise {
             depthwiseForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
         } else {
             gemmConvForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
@@ -61,7 +63,10 @@ extension Tensor {
                 sumRows(g, rows: geo.batch * geo.outHeight * geo.outWidth, columns: geo.outChannels,
                         into: bias.ensureGrad().pointer)
             }
-            if geo.isDepthwise {
+            if geo.usesDepthwise3x3Kernel {
+                if let gx { depthwise3x3BackwardInput(geo, w: weight.storage.pointer, gy: g, gx: gx) }
+                if let gw { depthwise3x3BackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
+            } else if geo.isDepthwise {
                 depthwiseBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
             } else {
                 gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
@@ -255,6 +260,10 @@ private let depthwiseRowsPerBlock = 4
 /// Output rows per block of the depthwise weight gradient (each block keeps partial sums).
 private let depthwiseWeightRowsPerBlock = 16
 
+/// Output columns per chunk of the stride-1 depthwise loops: about 1 KiB of floats.
+@inline(__always)
+private func depthwiseChunkColumns(channels c: Int) -> Int { max(1, 256 / c) }
+
 /// The weight of each tap repeated along a whole output row: `taps x (Wo * C)`.
 ///
 /// With stride 1, a tap multiplies a contiguous run of input pixels by its
@@ -276,6 +285,7 @@ private func depthwiseForward(
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
     let tile = s == 1 ? tiledWeights(w, taps: kh * kw, channels: c, columns: wo) : nil
+    let chunk = depthwiseChunkColumns(channels: c)
     Parallel.forEachBlock(count: geo.batch * ho, blockSize: depthwiseRowsPerBlock) { _, r in
         for line in r {
             let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
@@ -285,24 +295,37 @@ private func depthwiseForward(
             } else {
                 o.update(repeating: 0, count: wo * c)
             }
+            if let tile {
+                // Column chunks keep the output, the taps' weights and the input rows in L1.
+                for c0 in stride(from: 0, to: wo, by: chunk) {
+                    let c1 = min(wo, c0 + chunk)
+                    for ky in 0..<kh {
+                        let iy = oy - p + ky
+                        guard iy >= 0, iy < h else { continue }
+                        let xRow = x + (n * h + iy) * wid * c
+                        for kx in 0..<kw {
+                            let (lo, hi) = validOutputRange(kernelOffset: kx, stride: 1, padding: p, inputExtent: wid, outputExtent: wo)
+                            let (a, b) = (max(lo, c0), min(hi, c1))
+                            guard a < b else { continue }
+                            let xs = xRow + (a - p + kx) * c, os = o + a * c
+                            let wt = tile.pointer + ((ky * kw + kx) * wo + a) * c
+                            for i in 0..<((b - a) * c) { os[i] += xs[i] * wt[i] }
+                        }
+                    }
+                }
+                continue
+            }
             for ky in 0..<kh {
                 let iy = oy * s - p + ky
                 guard iy >= 0, iy < h else { continue }
                 let xRow = x + (n * h + iy) * wid * c
                 for kx in 0..<kw {
                     let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
-                    guard lo < hi else { continue }
-                    if let tile {
-                        let xs = xRow + (lo - p + kx) * c, os = o + lo * c
-                        let wt = tile.pointer + ((ky * kw + kx) * wo + lo) * c
-                        for i in 0..<((hi - lo) * c) { os[i] += xs[i] * wt[i] }
-                    } else {
-                        let wv = w + (ky * kw + kx) * c
-                        for ox in lo..<hi {
-                            let xi = xRow + (ox * s - p + kx) * c
-                            let oo = o + ox * c
-                            for j in 0..<c { oo[j] += xi[j] * wv[j] }
-                        }
+                    let wv = w + (ky * kw + kx) * c
+                    for ox in lo..<max(lo, hi) {
+                        let xi = xRow + (ox * s - p + kx) * c
+                        let oo = o + ox * c
+                        for j in 0..<c { oo[j] += xi[j] * wv[j] }
                     }
                 }
             }
@@ -320,12 +343,34 @@ private func depthwiseBackward(
     let taps = kh * kw
     if let gx {
         let tile = s == 1 ? tiledWeights(w, taps: taps, channels: c, columns: wo) : nil
+        let chunk = depthwiseChunkColumns(channels: c)
         // Each block owns whole input rows: no two blocks write the same pixel.
         Parallel.forEachBlock(count: geo.batch * h, blockSize: depthwiseRowsPerBlock) { _, r in
             for line in r {
                 let (n, iy) = line.quotientAndRemainder(dividingBy: h)
                 let gxRow = gx.pointer + line * wid * c
                 if !gx.accumulate { gxRow.update(repeating: 0, count: wid * c) }
+                if let tile {
+                    // Chunks of input columns; tap kx reads output column ix + p - kx.
+                    for c0 in stride(from: 0, to: wid, by: chunk) {
+                        let c1 = min(wid, c0 + chunk)
+                        for ky in 0..<kh {
+                            let oy = iy + p - ky
+                            guard oy >= 0, oy < ho else { continue }
+                            let gyRow = gy + (n * ho + oy) * wo * c
+                            for kx in 0..<kw {
+                                let (lo, hi) = validOutputRange(kernelOffset: kx, stride: 1, padding: p, inputExtent: wid, outputExtent: wo)
+                                let (a, b) = (max(lo - p + kx, c0), min(hi - p + kx, c1))
+                                guard a < b else { continue }
+                                let ox = a + p - kx
+                                let gi = gxRow + a * c, go = gyRow + ox * c
+                                let wt = tile.pointer + ((ky * kw + kx) * wo + ox) * c
+                                for i in 0..<((b - a) * c) { gi[i] += go[i] * wt[i] }
+                            }
+                        }
+                    }
+                    continue
+                }
                 for ky in 0..<kh {
                     let ty = iy + p - ky
                     guard ty >= 0, ty % s == 0, ty / s < ho else { continue }
@@ -333,11 +378,7 @@ private func depthwiseBackward(
                     for kx in 0..<kw {
                         let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
                         guard lo < hi else { continue }
-                        if let tile {
-                            let gi = gxRow + (lo - p + kx) * c, go = gyRow + lo * c
-                            let wt = tile.pointer + ((ky * kw + kx) * wo + lo) * c
-                            for i in 0..<((hi - lo) * c) { gi[i] += go[i] * wt[i] }
-                        } else {
+                        do {
                             let wv = w + (ky * kw + kx) * c
                             for ox in lo..<hi {
                                 let gi = gxRow + (ox * s - p + kx) * c
@@ -360,25 +401,31 @@ private func depthwiseBackward(
             let width = s == 1 ? wo : 1
             let tile = Storage(count: taps * width * c)
             tile.pointer.update(repeating: 0, count: taps * width * c)
-            for line in r {
-                let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
-                let gyRow = gy + line * wo * c
-                for ky in 0..<kh {
-                    let iy = oy * s - p + ky
-                    guard iy >= 0, iy < h else { continue }
-                    let xRow = x + (n * h + iy) * wid * c
-                    for kx in 0..<kw {
-                        let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
-                        guard lo < hi else { continue }
-                        let a = tile.pointer + (ky * kw + kx) * width * c
-                        if s == 1 {
-                            let xs = xRow + (lo - p + kx) * c, go = gyRow + lo * c, at = a + lo * c
-                            for i in 0..<((hi - lo) * c) { at[i] += go[i] * xs[i] }
-                        } else {
-                            for ox in lo..<hi {
-                                let xi = xRow + (ox * s - p + kx) * c
-                                let go = gyRow + ox * c
-                                for j in 0..<c { a[j] += go[j] * xi[j] }
+            // Stride 1: column chunks outermost, so a chunk's accumulators stay in L1 over the block's rows.
+            let chunk = s == 1 ? depthwiseChunkColumns(channels: c) : wo
+            for c0 in stride(from: 0, to: wo, by: chunk) {
+                let c1 = min(wo, c0 + chunk)
+                for line in r {
+                    let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
+                    let gyRow = gy + line * wo * c
+                    for ky in 0..<kh {
+                        let iy = oy * s - p + ky
+                        guard iy >= 0, iy < h else { continue }
+                        let xRow = x + (n * h + iy) * wid * c
+                        for kx in 0..<kw {
+                            let (lo, hi) = validOutputRange(kernelOffset: kx, stride: s, padding: p, inputExtent: wid, outputExtent: wo)
+                            let (a, b) = (max(lo, c0), min(hi, c1))
+                            guard a < b else { continue }
+                            let acc = tile.pointer + (ky * kw + kx) * width * c
+                            if s == 1 {
+                                let xs = xRow + (a - p + kx) * c, go = gyRow + a * c, at = acc + a * c
+                                for i in 0..<((b - a) * c) { at[i] += go[i] * xs[i] }
+                            } else {
+                                for ox in a..<b {
+                                    let xi = xRow + (ox * s - p + kx) * c
+                                    let go = gyRow + ox * c
+                                    for j in 0..<c { acc[j] += go[j] * xi[j] }
+                                }
                             }
                         }
                     }
