@@ -14,6 +14,9 @@ final class ConvolutionTests: XCTestCase {
     // Non-square inputs everywhere: height/width mix-ups must show.
     static let cases: [Case] = [
         Case(name: "dense 3x3 s1 p1", x: [2, 5, 4, 3], k: (3, 3), cout: 4, stride: 1, padding: 1, groups: 1, bias: true),
+        // Few input channels and Cout a multiple of 8: the direct stem kernels (odd Cout/16 split included).
+        Case(name: "stem 3x3 s2 rgb -> 16", x: [2, 9, 6, 3], k: (3, 3), cout: 16, stride: 2, padding: 1, groups: 1, bias: false),
+        Case(name: "stem 3x3 s1 2ch -> 24 bias", x: [1, 5, 7, 2], k: (3, 3), cout: 24, stride: 1, padding: 1, groups: 1, bias: true),
         Case(name: "dense 3x3 s2 p1 odd", x: [2, 7, 5, 3], k: (3, 3), cout: 2, stride: 2, padding: 1, groups: 1, bias: false),
         Case(name: "pointwise 1x1", x: [2, 3, 5, 4], k: (1, 1), cout: 3, stride: 1, padding: 0, groups: 1, bias: true),
         Case(name: "1x1 stride 2", x: [1, 5, 6, 3], k: (1, 1), cout: 2, stride: 2, padding: 0, groups: 1, bias: false),
@@ -71,7 +74,7 @@ final class ConvolutionTests: XCTestCase {
     }
 
     func testGradientsAreIdenticalWithOneOrTwoThreads() {
-        let c = Self.cases[9]
+        let c = Self.cases.first { $0.name == "depthwise 3x3 s2 odd" }!
         func run(threads: Int) -> [[Float]] {
             Parallel.setThreadCount(threads)
             defer { Parallel.setThreadCount(Parallel.defaultThreadCount) }

@@ -5,8 +5,11 @@
 /// Zero padding is the same on every side.
 ///
 /// Paths: a depthwise conv (groups == Cin == Cout) runs a direct kernel that
-/// vectorises along channels; every other conv is im2col + GEMM per group, and
-/// a 1x1 stride-1 unpadded dense conv is a single GEMM on the input as it lies.
+/// vectorises along channels (register-blocked for 3x3, Depthwise3x3.swift);
+/// a dense conv of an input with at most 4 channels (the RGB stem) runs a
+/// direct kernel (FewChannelConv.swift); every other conv is im2col + GEMM
+/// per group, and a 1x1 stride-1 unpadded dense conv is a single GEMM on the
+/// input as it lies.
 public struct ConvGeometry: Equatable, Sendable {
     public let batch, height, width, inChannels: Int
     public let kernelHeight, kernelWidth, outChannels: Int
@@ -51,6 +54,8 @@ extension Tensor {
             depthwise3x3Forward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
         } else if geo.isDepthwise {
             depthwiseForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
+        } else if geo.usesFewChannelKernel {
+            fewChannelForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
         } else {
             gemmConvForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
         }
@@ -68,6 +73,9 @@ extension Tensor {
                 if let gw { depthwise3x3BackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
             } else if geo.isDepthwise {
                 depthwiseBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
+            } else if geo.usesFewChannelKernel {
+                if let gw { fewChannelBackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
+                if let gx { gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: nil) }
             } else {
                 gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
             }

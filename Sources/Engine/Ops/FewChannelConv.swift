@@ -1,0 +1,104 @@
+/// Direct kernels for dense convolutions of an input with few channels (the
+/// RGB stem): a GEMM with K = kh*kw*3 and N = Cout runs far below peak and
+/// needs an im2col copy larger than the image, so these broadcast each input
+/// value against vectors of output channels instead.
+
+@inline(__always) private func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+@inline(__always) private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self) }
+
+extension ConvGeometry {
+    /// True when the direct few-input-channel kernels apply.
+    var usesFewChannelKernel: Bool { groups == 1 && inChannels <= 4 && outChannels % 8 == 0 && outChannels <= 64 }
+}
+
+func fewChannelForward(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+    out: UnsafeMutablePointer<Float>
+) {
+    let (h, wid, cin, cout) = (geo.height, geo.width, geo.inChannels, geo.outChannels)
+    let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
+    let (ho, wo) = (geo.outHeight, geo.outWidth)
+    Parallel.forEachBlock(count: geo.batch * ho, blockSize: 4) { _, r in
+        for line in r {
+            let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
+            let image = x + n * h * wid * cin
+            for ox in 0..<wo {
+                let o = out + (line * wo + ox) * cout
+                // Two vectors of output channels at a time share each broadcast input value.
+                for v in stride(from: 0, to: cout, by: 16) {
+                    let pair = v + 8 < cout
+                    var a0 = bias.map { load($0 + v) } ?? SIMD8<Float>()
+                    var a1 = pair ? (bias.map { load($0 + v + 8) } ?? SIMD8<Float>()) : SIMD8<Float>()
+                    for ky in 0..<kh {
+                        let iy = oy * s - p + ky
+                        guard iy >= 0, iy < h else { continue }
+                        for kx in 0..<kw {
+                            let ix = ox * s - p + kx
+                            guard ix >= 0, ix < wid else { continue }
+                            let xi = image + (iy * wid + ix) * cin
+                            let wr = w + (ky * kw + kx) * cin * cout + v
+                            for ci in 0..<cin {
+                                let xv = SIMD8<Float>(repeating: xi[ci])
+                                a0 = a0.addingProduct(xv, load(wr + ci * cout))
+                                if pair { a1 = a1.addingProduct(xv, load(wr + ci * cout + 8)) }
+                            }
+                        }
+                    }
+                    store(a0, o + v)
+                    if pair { store(a1, o + v + 8) }
+                }
+            }
+        }
+    }
+}
+
+/// Output rows per block of the weight gradient (each block keeps its own partial sums).
+private let weightRowsPerBlock = 8
+
+/// dW[ky, kx, ci, :] = sum over output pixels of x[window pixel, ci] * dy[pixel, :].
+func fewChannelBackwardWeight(_ geo: ConvGeometry, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, gw: GradientTarget) {
+    let (h, wid, cin, cout) = (geo.height, geo.width, geo.inChannels, geo.outChannels)
+    let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
+    let (ho, wo) = (geo.outHeight, geo.outWidth)
+    let size = kh * kw * cin * cout
+    let lines = geo.batch * ho
+    let blocks = Parallel.blockCount(count: lines, blockSize: weightRowsPerBlock)
+    let partial = Storage(count: blocks * size)
+    Parallel.forEachBlock(count: lines, blockSize: weightRowsPerBlock) { b, r in
+        let acc = partial.pointer + b * size
+        // One weight row (tap, input channel) at a time: its output channels
+        // accumulate in registers over the block's pixels.
+        for ky in 0..<kh {
+            for kx in 0..<kw {
+                let (lo, hi) = (max(0, (p - kx + s - 1) / s), min(wo, (wid - 1 + p - kx) / s + 1))
+                for ci in 0..<cin {
+                    let row = acc + ((ky * kw + kx) * cin + ci) * cout
+                    for v in stride(from: 0, to: cout, by: 16) {
+                        let pair = v + 8 < cout
+                        var a0 = SIMD8<Float>(), a1 = SIMD8<Float>()
+                        for line in r {
+                            let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
+                            let iy = oy * s - p + ky
+                            guard iy >= 0, iy < h else { continue }
+                            let xRow = x + ((n * h + iy) * wid) * cin + ci
+                            let g = gy + line * wo * cout + v
+                            for ox in lo..<max(lo, hi) {
+                                let xv = SIMD8<Float>(repeating: xRow[(ox * s - p + kx) * cin])
+                                a0 = a0.addingProduct(xv, load(g + ox * cout))
+                                if pair { a1 = a1.addingProduct(xv, load(g + ox * cout + 8)) }
+                            }
+                        }
+                        store(a0, row + v)
+                        if pair { store(a1, row + v + 8) }
+                    }
+                }
+            }
+        }
+    }
+    // Fixed block order keeps the sum bit-identical run to run.
+    if !gw.accumulate { gw.pointer.update(repeating: 0, count: size) }
+    for b in 0..<blocks {
+        let src = partial.pointer + b * size
+        for i in 0..<size { gw.pointer[i] += src[i] }
+    }
+}
