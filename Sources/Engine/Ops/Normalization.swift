@@ -6,44 +6,82 @@ public enum BatchNormMode: Sendable, Equatable {
     case inference
 }
 
-/// Rows per block of the per-channel reductions (fixed, for determinism).
+/// Per-channel loops over a (rows x c) matrix, run flat over tiles of whole rows.
+///
+/// With few channels a loop per row is mostly loop overhead; a tile of
+/// `rowsPerTile` rows is one flat run of `tile` floats, and per-channel
+/// coefficients are repeated to that length once, so every loop is long and
+/// vectorises.
+private struct ChannelTiling {
+    let channels: Int
+    let rowsPerTile: Int
+    var tile: Int { rowsPerTile * channels }
+
+    init(channels c: Int) {
+        channels = c
+        rowsPerTile = max(1, 512 / max(1, c))
+    }
+
+    /// `values` (one per channel) repeated over a tile.
+    func repeated(_ values: [Float]) -> [Float] {
+        var out = [Float](repeating: 0, count: tile)
+        for r in 0..<rowsPerTile { for j in 0..<channels { out[r * channels + j] = values[j] } }
+        return out
+    }
+
+    /// Folds tile-length accumulators back to one value per channel.
+    func fold(_ acc: UnsafePointer<Float>, into out: UnsafeMutablePointer<Double>) {
+        for r in 0..<rowsPerTile { for j in 0..<channels { out[j] += Double(acc[r * channels + j]) } }
+    }
+}
+
+/// Rows per block of the reductions (fixed, so sums are bit-identical for any thread count).
 private let reductionBlock = 256
 
 /// Sums two per-channel quantities over the rows of a (rows x c) matrix.
 ///
-/// `body(range, acc1, acc2)` adds the rows of `range` into two float
-/// accumulators of `c` entries; blocks are combined in order in double.
+/// `body(start, count, acc1, acc2)` adds the flat elements `start ..< start + count`
+/// (whole rows, starting on a tile boundary) into two tile-length float accumulators,
+/// element i going to slot i % tile. Blocks are combined in order in double.
 private func channelSums(
-    rows: Int, channels c: Int,
-    _ body: (_ rows: Range<Int>, _ acc1: UnsafeMutablePointer<Float>, _ acc2: UnsafeMutablePointer<Float>) -> Void
+    rows: Int, tiling: ChannelTiling,
+    _ body: (_ start: Int, _ count: Int, _ acc1: UnsafeMutablePointer<Float>, _ acc2: UnsafeMutablePointer<Float>) -> Void
 ) -> ([Double], [Double]) {
-    let blocks = Parallel.blockCount(count: rows, blockSize: reductionBlock)
-    let partial = UnsafeMutablePointer<Float>.allocate(capacity: max(1, blocks) * 2 * c)
-    defer { partial.deallocate() }
-    Parallel.forEachBlock(count: rows, blockSize: reductionBlock) { b, r in
-        let acc = partial + b * 2 * c
-        acc.initialize(repeating: 0, count: 2 * c)
-        body(r, acc, acc + c)
+    let c = tiling.channels, tile = tiling.tile
+    let block = max(reductionBlock / tiling.rowsPerTile, 1) * tiling.rowsPerTile
+    let blocks = Parallel.blockCount(count: rows, blockSize: block)
+    let partial = Storage(count: max(1, blocks) * 2 * tile)
+    Parallel.forEachBlock(count: rows, blockSize: block) { b, r in
+        let acc = partial.pointer + b * 2 * tile
+        acc.initialize(repeating: 0, count: 2 * tile)
+        var row = r.lowerBound
+        while row < r.upperBound {
+            let n = min(tiling.rowsPerTile, r.upperBound - row)
+            body(row * c, n * c, acc, acc + tile)
+            row += n
+        }
     }
     var s1 = [Double](repeating: 0, count: c), s2 = [Double](repeating: 0, count: c)
-    for b in 0..<blocks {
-        let acc = partial + b * 2 * c
-        for j in 0..<c { s1[j] += Double(acc[j]); s2[j] += Double(acc[c + j]) }
+    s1.withUnsafeMutableBufferPointer { p1 in
+        s2.withUnsafeMutableBufferPointer { p2 in
+            for b in 0..<blocks {
+                let acc = partial.pointer + b * 2 * tile
+                tiling.fold(acc, into: p1.baseAddress!)
+                tiling.fold(acc + tile, into: p2.baseAddress!)
+            }
+        }
     }
     return (s1, s2)
 }
 
-/// y = x * a + b per channel, over the rows of a (rows x c) matrix.
-private func affine(_ x: UnsafePointer<Float>, rows: Int, channels c: Int, a: [Float], b: [Float], out: UnsafeMutablePointer<Float>) {
-    a.withUnsafeBufferPointer { pa in
-        b.withUnsafeBufferPointer { pb in
-            let (pa, pb) = (pa.baseAddress!, pb.baseAddress!)
-            Parallel.forEachBlock(count: rows, blockSize: Parallel.blockSize(count: rows, minimum: 64)) { _, r in
-                for row in r {
-                    let xi = x + row * c, yi = out + row * c
-                    for j in 0..<c { yi[j] = xi[j] * pa[j] + pb[j] }
-                }
-            }
+/// Calls `body(start, count)` on runs of whole rows of at most one tile, in parallel.
+private func forEachTile(rows: Int, tiling: ChannelTiling, _ body: (_ start: Int, _ count: Int) -> Void) {
+    let tiles = (rows + tiling.rowsPerTile - 1) / tiling.rowsPerTile
+    Parallel.forEachBlock(count: tiles, blockSize: Parallel.blockSize(count: tiles, minimum: 8)) { _, r in
+        for t in r {
+            let first = t * tiling.rowsPerTile
+            let n = min(tiling.rowsPerTile, rows - first)
+            body(first * tiling.channels, n * tiling.channels)
         }
     }
 }
@@ -62,6 +100,7 @@ extension Tensor {
         precondition(scale.shape == [c] && shift.shape == [c] && runningMean.shape == [c] && runningVariance.shape == [c],
                      "batchNorm: parameters must have shape [\(c)]")
         let rows = count / max(1, c)
+        let tiling = ChannelTiling(channels: c)
         let x = storage.pointer
         let out = makeStorage()
         var mean = [Float](repeating: 0, count: c), invStd = [Float](repeating: 0, count: c)
@@ -71,13 +110,11 @@ extension Tensor {
             precondition(rows > 1, "batchNorm in training mode needs more than one value per channel")
             // Shifting by the first row keeps the one-pass variance accurate.
             let shiftRow = Array(UnsafeBufferPointer(start: x, count: c))
-            let (s1, s2) = shiftRow.withUnsafeBufferPointer { k in
+            let (s1, s2) = tiling.repeated(shiftRow).withUnsafeBufferPointer { k in
                 let k = k.baseAddress!
-                return channelSums(rows: rows, channels: c) { r, a1, a2 in
-                    for row in r {
-                        let xi = x + row * c
-                        for j in 0..<c { let d = xi[j] - k[j]; a1[j] += d; a2[j] += d * d }
-                    }
+                return channelSums(rows: rows, tiling: tiling) { start, n, a1, a2 in
+                    let xs = x + start
+                    for i in 0..<n { let d = xs[i] - k[i]; a1[i] += d; a2[i] += d * d }
                 }
             }
             let m = Double(rows)
@@ -96,22 +133,24 @@ extension Tensor {
                 invStd[j] = 1 / (runningVariance.storage.pointer[j] + epsilon).squareRoot()
             }
         }
+        // y = x * a + b per channel.
         let a = (0..<c).map { gamma[$0] * invStd[$0] }
         let b = (0..<c).map { beta[$0] - mean[$0] * a[$0] }
-        affine(x, rows: rows, channels: c, a: a, b: b, out: out.pointer)
+        withPointers(tiling.repeated(a), tiling.repeated(b)) { pa, pb in
+            let y = out.pointer
+            forEachTile(rows: rows, tiling: tiling) { start, n in
+                let xs = x + start, ys = y + start
+                for i in 0..<n { ys[i] = xs[i] * pa[i] + pb[i] }
+            }
+        }
 
         let input = self
         return Tensor.result(shape: shape, storage: out, inputs: [self, scale, shift]) { g in
             // Per channel: sum of g and of g * xhat, xhat = (x - mean) * invStd.
-            let (sg, sgx) = mean.withUnsafeBufferPointer { pm in
-                invStd.withUnsafeBufferPointer { pi in
-                    let (pm, pi) = (pm.baseAddress!, pi.baseAddress!)
-                    return channelSums(rows: rows, channels: c) { r, a1, a2 in
-                        for row in r {
-                            let xi = x + row * c, gi = g + row * c
-                            for j in 0..<c { a1[j] += gi[j]; a2[j] += gi[j] * (xi[j] - pm[j]) * pi[j] }
-                        }
-                    }
+            let (sg, sgx) = withPointers(tiling.repeated(mean), tiling.repeated(invStd)) { pm, pi in
+                channelSums(rows: rows, tiling: tiling) { start, n, a1, a2 in
+                    let xs = x + start, gs = g + start
+                    for i in 0..<n { a1[i] += gs[i]; a2[i] += gs[i] * (xs[i] - pm[i]) * pi[i] }
                 }
             }
             if scale.requiresGrad {
@@ -123,22 +162,24 @@ extension Tensor {
                 for j in 0..<c { p[j] += Float(sg[j]) }
             }
             guard input.requiresGrad else { return }
-            // dx = gamma * invStd * (g - k1 - xhat * k2); in inference mode k1 = k2 = 0.
-            var k1 = [Float](repeating: 0, count: c), k2 = [Float](repeating: 0, count: c)
-            if case .training = mode {
-                for j in 0..<c { k1[j] = Float(sg[j] / Double(rows)); k2[j] = Float(sgx[j] / Double(rows)) }
+            // dx = a * (g - k1 - xhat * k2), with k1 = mean(g), k2 = mean(g * xhat) in training
+            // and 0 in inference; as A g + B x + C per channel.
+            var ca = [Float](repeating: 0, count: c), cb = ca, cc = ca
+            for j in 0..<c {
+                var (k1, k2) = (Float(0), Float(0))
+                if case .training = mode { k1 = Float(sg[j] / Double(rows)); k2 = Float(sgx[j] / Double(rows)) }
+                ca[j] = a[j]
+                cb[j] = -a[j] * invStd[j] * k2
+                cc[j] = a[j] * (invStd[j] * k2 * mean[j] - k1)
             }
-            let coef = a
             input.withGradientTarget { gx, add in
-                withPointers(mean, invStd, k1, k2, coef) { pm, pi, p1, p2, pc in
-                    Parallel.forEachBlock(count: rows, blockSize: Parallel.blockSize(count: rows, minimum: 64)) { _, r in
-                        for row in r {
-                            let xi = x + row * c, gi = g + row * c, di = gx + row * c
-                            if add {
-                                for j in 0..<c { di[j] += pc[j] * (gi[j] - p1[j] - (xi[j] - pm[j]) * pi[j] * p2[j]) }
-                            } else {
-                                for j in 0..<c { di[j] = pc[j] * (gi[j] - p1[j] - (xi[j] - pm[j]) * pi[j] * p2[j]) }
-                            }
+                withPointers(tiling.repeated(ca), tiling.repeated(cb), tiling.repeated(cc)) { pa, pb, pc in
+                    forEachTile(rows: rows, tiling: tiling) { start, n in
+                        let xs = x + start, gs = g + start, ds = gx + start
+                        if add {
+                            for i in 0..<n { ds[i] += pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
+                        } else {
+                            for i in 0..<n { ds[i] = pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
                         }
                     }
                 }
@@ -147,14 +188,16 @@ extension Tensor {
     }
 }
 
-/// Base pointers of five arrays at once.
+/// Base pointers of two arrays at once.
+private func withPointers<R>(_ a: [Float], _ b: [Float], _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> R) -> R {
+    a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in body(pa.baseAddress!, pb.baseAddress!) } }
+}
+
+/// Base pointers of three arrays at once.
 private func withPointers<R>(
-    _ a: [Float], _ b: [Float], _ c: [Float], _ d: [Float], _ e: [Float],
-    _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R
+    _ a: [Float], _ b: [Float], _ c: [Float], _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R
 ) -> R {
     a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in c.withUnsafeBufferPointer { pc in
-        d.withUnsafeBufferPointer { pd in e.withUnsafeBufferPointer { pe in
-            body(pa.baseAddress!, pb.baseAddress!, pc.baseAddress!, pd.baseAddress!, pe.baseAddress!)
-        } }
+        body(pa.baseAddress!, pb.baseAddress!, pc.baseAddress!)
     } } }
 }
