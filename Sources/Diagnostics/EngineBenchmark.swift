@@ -50,6 +50,7 @@ public struct EngineBenchmark {
 
     /// Runs every measurement; `progress` is told what is being timed.
     public func run(progress: (String) -> Void = { _ in }) -> EngineBenchmarkReport {
+        _ = Parallel.threadCount  // settles OpenBLAS to one thread before anything is timed
         progress("sgemm \(sgemmSize)^3")
         let sgemmGFLOPS = measureSGEMM()
         var convs: [EngineBenchmarkReport.Conv] = []
@@ -98,10 +99,10 @@ public struct EngineBenchmark {
     private func measureSGEMM() -> Double {
         let n = sgemmSize
         var g = SeededGenerator(seed: 1)
-        let a = Tensor.randomNormal([n, n], using: &g), b = Tensor.randomNormal([n, n], using: &g)
+        let a = Tensor.randomUniform([n, n], in: -1...1, using: &g), b = Tensor.randomUniform([n, n], in: -1...1, using: &g)
         let c = Tensor.zeros([n, n])
         let seconds = medianSeconds(repeats: repeats) {
-            sgemm(m: n, n: n, k: n, a: a.pointer, lda: n, b: b.pointer, ldb: n, beta: 0, c: c.mutablePointer, ldc: n)
+            referenceSGEMM(threads: Parallel.threadCount, m: n, n: n, k: n, a: a.pointer, b: b.pointer, c: c.mutablePointer)
         }
         return 2 * Double(n * n * n) / seconds / 1e9
     }
@@ -121,13 +122,13 @@ public struct EngineBenchmark {
 
     private func timeConv(_ s: ConvShape) -> (forward: Double, forwardBackward: Double) {
         var g = SeededGenerator(seed: 2)
-        let x = Tensor.randomNormal([s.batch, s.height, s.width, s.inChannels], requiresGrad: s.inputNeedsGradient, using: &g)
-        let w = Tensor.randomNormal([s.kernel, s.kernel, s.inChannels / s.groups, s.outChannels], std: 0.1, requiresGrad: true, using: &g)
+        let x = Tensor.randomUniform([s.batch, s.height, s.width, s.inChannels], in: -1...1, requiresGrad: s.inputNeedsGradient, using: &g)
+        let w = Tensor.randomUniform([s.kernel, s.kernel, s.inChannels / s.groups, s.outChannels], in: -0.1...0.1, requiresGrad: true, using: &g)
         let b = s.bias ? Tensor.zeros([s.outChannels], requiresGrad: true) : nil
         let forward = medianSeconds(repeats: repeats) {
             _ = x.conv2d(weight: w, bias: b, stride: s.stride, padding: s.padding, groups: s.groups)
         }
-        let dy = Tensor.randomNormal([s.batch, s.outHeight, s.outWidth, s.outChannels], using: &g)
+        let dy = Tensor.randomUniform([s.batch, s.outHeight, s.outWidth, s.outChannels], in: -1...1, using: &g)
         let both = medianSeconds(repeats: repeats) {
             x.zeroGrad(); w.zeroGrad(); b?.zeroGrad()
             let y = x.conv2d(weight: w, bias: b, stride: s.stride, padding: s.padding, groups: s.groups)
@@ -139,12 +140,12 @@ public struct EngineBenchmark {
     private func timeBatchNorm(_ dims: [Int], name: String) -> EngineBenchmarkReport.Bandwidth {
         var g = SeededGenerator(seed: 3)
         let c = dims[3]
-        let x = Tensor.randomNormal(dims, requiresGrad: true, using: &g)
+        let x = Tensor.randomUniform(dims, in: -2...2, requiresGrad: true, using: &g)
         let scale = Tensor(shape: [c], repeating: 1, requiresGrad: true), shift = Tensor.zeros([c], requiresGrad: true)
         let rm = Tensor.zeros([c]), rv = Tensor(shape: [c], repeating: 1)
         func bn() -> Tensor { x.batchNorm(scale: scale, shift: shift, runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1)) }
         let forward = medianSeconds(repeats: repeats) { _ = bn() }
-        let dy = Tensor.randomNormal(dims, using: &g)
+        let dy = Tensor.randomUniform(dims, in: -1...1, using: &g)
         let both = medianSeconds(repeats: repeats) {
             x.zeroGrad(); scale.zeroGrad(); shift.zeroGrad()
             bn().backward(gradient: dy)

@@ -1,10 +1,18 @@
 import CBLAS
 
-/// Row-major single-precision GEMM: C = alpha * op(A) * op(B) + beta * C.
+/// Row-major single-precision GEMM: C = alpha * op(A) * op(B) + beta * C,
+/// spread over the engine's workers.
 ///
 /// op(A) is m x k, op(B) is k x n, C is m x n; `lda`, `ldb`, `ldc` are the
 /// row strides of the matrices as stored.
-@inline(__always)
+///
+/// OpenBLAS itself runs single-threaded (`Parallel.setThreadCount`): its own
+/// workers spin after each call and steal the cores from the engine's other
+/// ops. Instead, tall products are split into row blocks, and products with a
+/// long reduction and a small output (weight gradients, K = pixels) are split
+/// along K in fixed blocks whose partial products are summed in block order.
+/// Blocks depend on the shape only, so results are bit-identical for any
+/// thread count.
 public func sgemm(
     transposeA: Bool = false, transposeB: Bool = false,
     m: Int, n: Int, k: Int, alpha: Float = 1,
@@ -13,14 +21,71 @@ public func sgemm(
     beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int
 ) {
     guard m > 0, n > 0 else { return }
+    if k == 0 || m * n * k < 1 << 18 {
+        rawSGEMM(transposeA, transposeB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        return
+    }
+    // Splits are chosen by shape alone: OpenBLAS's rounding depends on the
+    // partition, so a partition by thread count would make results depend on it.
+    let splitK = m < 64 && k >= 2 * reductionBlock
+    if !splitK && m >= 2 * minimumRowBlock {
+        let rows = max(minimumRowBlock, (m + rowBlocks - 1) / rowBlocks)
+        Parallel.forEachBlock(count: m, blockSize: rows) { _, r in
+            // Row i of op(A) starts at a + i*lda, or at column i of A when transposed.
+            let aBlock = transposeA ? a + r.lowerBound : a + r.lowerBound * lda
+            rawSGEMM(transposeA, transposeB, r.count, n, k, alpha, aBlock, lda, b, ldb, beta, c + r.lowerBound * ldc, ldc)
+        }
+        return
+    }
+    if splitK {
+        let blocks = Parallel.blockCount(count: k, blockSize: reductionBlock)
+        let partial = Storage(count: blocks * m * n)
+        Parallel.forEachBlock(count: k, blockSize: reductionBlock) { blk, r in
+            let aBlock = transposeA ? a + r.lowerBound * lda : a + r.lowerBound
+            let bBlock = transposeB ? b + r.lowerBound : b + r.lowerBound * ldb
+            rawSGEMM(transposeA, transposeB, m, n, r.count, alpha, aBlock, lda, bBlock, ldb, 0, partial.pointer + blk * m * n, n)
+        }
+        for i in 0..<m {
+            let row = c + i * ldc
+            if beta == 0 { row.update(repeating: 0, count: n) } else if beta != 1 { for j in 0..<n { row[j] *= beta } }
+            for blk in 0..<blocks {
+                let p = partial.pointer + blk * m * n + i * n
+                for j in 0..<n { row[j] += p[j] }
+            }
+        }
+        return
+    }
+    rawSGEMM(transposeA, transposeB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+/// K per block when a GEMM is split along its reduction (fixed, for thread-count-independent sums).
+private let reductionBlock = 8192
+/// A tall GEMM is split into this many row blocks (fewer if blocks would drop below the minimum).
+private let rowBlocks = 8
+private let minimumRowBlock = 256
+
+/// One OpenBLAS call, on the calling thread.
+@inline(__always)
+func rawSGEMM(
+    _ transposeA: Bool, _ transposeB: Bool, _ m: Int, _ n: Int, _ k: Int, _ alpha: Float,
+    _ a: UnsafePointer<Float>, _ lda: Int, _ b: UnsafePointer<Float>, _ ldb: Int,
+    _ beta: Float, _ c: UnsafeMutablePointer<Float>, _ ldc: Int
+) {
     if k == 0 {
         // BLAS would still scale C by beta; make that explicit.
-        if beta != 1 {
-            for i in 0..<m { for j in 0..<n { c[i * ldc + j] = beta == 0 ? 0 : c[i * ldc + j] * beta } }
-        }
+        for i in 0..<m { for j in 0..<n { c[i * ldc + j] = beta == 0 ? 0 : c[i * ldc + j] * beta } }
         return
     }
     cblas_sgemm(
         CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
         Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+}
+
+/// OpenBLAS's own multi-threaded sgemm on `threads` threads: the raw reference a benchmark compares with.
+public func referenceSGEMM(
+    threads: Int, m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>
+) {
+    openblas_set_num_threads(Int32(threads))
+    defer { openblas_set_num_threads(1) }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k), 1, a, Int32(k), b, Int32(n), 0, c, Int32(n))
 }

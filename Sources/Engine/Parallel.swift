@@ -4,16 +4,19 @@ import Foundation
 
 /// How many cores the engine uses, for its own loops and for OpenBLAS.
 public enum Parallel {
-    /// Worker count for the engine's own parallel loops.
-    public private(set) static var threadCount: Int = defaultThreadCount
+    /// Worker count for the engine's parallel loops and GEMM splits.
+    public private(set) static var threadCount: Int = {
+        openblas_set_num_threads(1)  // the engine splits GEMMs itself (see `sgemm`)
+        return defaultThreadCount
+    }()
 
     /// Threads available to this process.
     public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Sets the thread count of the engine and of OpenBLAS.
+    /// Sets how many workers the engine's loops and GEMMs use.
     public static func setThreadCount(_ n: Int) {
         threadCount = max(1, n)
-        openblas_set_num_threads(Int32(threadCount))
+        openblas_set_num_threads(1)
     }
 
     /// Calls `body` on consecutive blocks of `0..<count`, spread over the workers.

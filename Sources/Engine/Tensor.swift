@@ -70,7 +70,10 @@ public final class Tensor {
     ) -> Tensor {
         let n = shape.reduce(1, *)
         let storage = Storage(count: n)
-        for i in 0..<n { storage.pointer[i] = Float.random(in: range, using: &generator) }
+        let (low, width) = (range.lowerBound, range.upperBound - range.lowerBound)
+        // 24 random bits per value straight from next(): the generic Float.random path is
+        // unspecialised across modules and costs more than the rest of a benchmark's setup.
+        for i in 0..<n { storage.pointer[i] = low + width * Float(generator.next() >> 40) * 0x1.0p-24 }
         return Tensor(shape: shape, storage: storage, requiresGrad: requiresGrad, node: nil)
     }
 

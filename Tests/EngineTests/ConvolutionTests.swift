@@ -73,6 +73,28 @@ final class ConvolutionTests: XCTestCase {
         assertClose(y.scalars, ref, tolerance: 1e-4)
     }
 
+    func testSplitGEMMsGiveIdenticalResultsWithOneOrTwoThreads() {
+        // 3x3 dense: row-split forward, dX and dW; 1x1 with 16 input channels: K-split dW.
+        for (xShape, wShape, padding) in [([4, 32, 32, 16], [3, 3, 16, 32], 1), ([4, 128, 64, 16], [1, 1, 16, 8], 0)] {
+            func run(threads: Int) -> [[Float]] {
+                Parallel.setThreadCount(threads)
+                defer { Parallel.setThreadCount(Parallel.defaultThreadCount) }
+                let x = randomInput(xShape, seed: 40), w = randomInput(wShape, seed: 41)
+                let y = x.conv2d(weight: w, padding: padding)
+                (y * y).sum().backward()
+                return [y.scalars, x.grad!, w.grad!]
+            }
+            let one = run(threads: 1), two = run(threads: 2)
+            for (i, name) in ["y", "dx", "dw"].enumerated() {
+                let diff = zip(one[i], two[i]).map { abs($0 - $1) }.max() ?? 0
+                XCTAssertEqual(diff, 0, "\(wShape) \(name) differs by up to \(diff)")
+            }
+            let ref = referenceConv2D(x: randomInput(xShape, seed: 40).scalars, xShape: xShape, w: randomInput(wShape, seed: 41).scalars,
+                                      wShape: wShape, bias: nil, stride: 1, padding: padding, groups: 1)
+            assertClose(two[0], ref, tolerance: 1e-4)
+        }
+    }
+
     func testGradientsAreIdenticalWithOneOrTwoThreads() {
         let c = Self.cases.first { $0.name == "depthwise 3x3 s2 odd" }!
         func run(threads: Int) -> [[Float]] {

@@ -116,8 +116,12 @@ func depthwise3x3BackwardInput(
     }
 }
 
-/// Output rows per block of the weight gradient (each block keeps its own partial sums).
-private let weightRowsPerBlock = 16
+/// Output rows per block of the weight gradient (each block keeps its own partial sums):
+/// at most 16, and few enough that the block's input rows stay in L2 across the
+/// block's passes, one per 8 channels. Depends on the shape only.
+private func weightRowsPerBlock(width: Int, channels: Int) -> Int {
+    max(1, min(16, (1 << 15) / max(1, width * channels)))
+}
 
 /// dW: for each 8-channel group, 9 tap accumulators in registers over a block of output rows.
 func depthwise3x3BackwardWeight(
@@ -126,9 +130,10 @@ func depthwise3x3BackwardWeight(
     let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
     let lines = geo.batch * ho
-    let blocks = Parallel.blockCount(count: lines, blockSize: weightRowsPerBlock)
+    let rowsPerBlock = weightRowsPerBlock(width: wid, channels: c)
+    let blocks = Parallel.blockCount(count: lines, blockSize: rowsPerBlock)
     let partial = Storage(count: blocks * 9 * c)
-    Parallel.forEachBlock(count: lines, blockSize: weightRowsPerBlock) { b, r in
+    Parallel.forEachBlock(count: lines, blockSize: rowsPerBlock) { b, r in
         let acc = partial.pointer + b * 9 * c
         for j in stride(from: 0, to: c, by: 8) {
             var t = (Vec(), Vec(), Vec(), Vec(), Vec(), Vec(), Vec(), Vec(), Vec())
