@@ -59,8 +59,12 @@ final class LayerTests: XCTestCase {
     func testWholeNetworkGradientIncludingBatchNorm() {
         let net = makeTinyNetwork(seed: 3)
         let x = randomInput([2, 8, 12, 3], seed: 4)
-        // Finite differences of a training-mode network: batch statistics make it smooth in x.
-        assertGradientsMatch([x] + net.parameters.filter { $0.count <= 72 }, step: 2e-3, absoluteTolerance: 1e-3, relativeTolerance: 2e-2) { t in
+        // A training-mode network through batch statistics and three ReLU6 layers: elements whose
+        // finite difference straddles a kink are left out (at most 5% may be). Each op is checked
+        // tightly on its own; this checks the wiring, where a mistake is an O(1) error, so the
+        // tolerance allows for float32 noise through the whole network.
+        assertGradientsMatch([x] + net.parameters.filter { $0.count <= 72 }, step: 1e-3, absoluteTolerance: 3e-3,
+                             relativeTolerance: 5e-2, skipKinks: 0.02) { t in
             net(t[0], mode: .training).relu6()
         }
     }
