@@ -8,7 +8,7 @@ public struct EngineBenchmarkReport: Codable {
         public var name, kind, shape: String
         public var forwardMilliseconds, forwardBackwardMilliseconds: Double
         public var forwardGFLOPS, forwardBackwardGFLOPS: Double
-        /// forward + backward GFLOP/s over the sgemm reference.
+        /// forward + backward GFLOP/s over the sgemm reference timed just before this conv.
         public var ratioToSGEMM: Double
     }
     public struct Bandwidth: Codable {
@@ -19,7 +19,10 @@ public struct EngineBenchmarkReport: Codable {
     public var threads: Int
     public var repeats: Int
     public var batch, width, height: Int
+    /// cblas_sgemm on OpenBLAS's own threads, once at the start, for information.
+    public var openBLASThreadedGFLOPS: Double
     public var sgemmShape: String
+    /// Median of the sgemm references timed beside each conv (row blocks over the engine's workers).
     public var sgemmGFLOPS: Double
     public var convolutions: [Conv]
     public var depthwise: [Bandwidth]
@@ -29,6 +32,7 @@ public struct EngineBenchmarkReport: Codable {
 
     enum CodingKeys: String, CodingKey {
         case threads, repeats, batch, width, height
+        case openBLASThreadedGFLOPS = "openblas_threaded_sgemm_gflops"
         case sgemmShape = "sgemm_shape", sgemmGFLOPS = "sgemm_gflops"
         case convolutions, depthwise
         case batchNorm = "batch_norm"
@@ -51,11 +55,18 @@ public struct EngineBenchmark {
     /// Runs every measurement; `progress` is told what is being timed.
     public func run(progress: (String) -> Void = { _ in }) -> EngineBenchmarkReport {
         _ = Parallel.threadCount  // settles OpenBLAS to one thread before anything is timed
-        progress("sgemm \(sgemmSize)^3")
-        let sgemmGFLOPS = measureSGEMM()
+        progress("sgemm \(sgemmSize)^3 on OpenBLAS's own threads")
+        let openBLASThreaded = measureSGEMM(openBLASThreads: true)
+        Thread.sleep(forTimeInterval: 0.5)  // OpenBLAS's workers spin for a while after a call
         var convs: [EngineBenchmarkReport.Conv] = []
         var depthwise: [EngineBenchmarkReport.Bandwidth] = []
+        var references: [Double] = []
         for shape in network.distinctConvolutions() {
+            // A reference timed right beside each conv: the machines are shared, and a
+            // neighbour's load drifts over a run; the ratio of adjacent timings does not.
+            progress("sgemm \(sgemmSize)^3 beside \(shape.name)")
+            let sgemmGFLOPS = measureSGEMM()
+            references.append(sgemmGFLOPS)
             progress("conv \(shape.name)")
             let (fwd, fwdBwd) = timeConv(shape)
             convs.append(.init(
@@ -85,9 +96,11 @@ public struct EngineBenchmark {
             norms.append(timeBatchNorm(dims, name: shape.name + ".bn"))
         }
         let gemmLike = convs.filter { $0.kind == "1x1" || $0.kind == "3x3" }
+        let sgemmGFLOPS = references.sorted()[references.count / 2]
         return EngineBenchmarkReport(
             threads: Parallel.threadCount, repeats: repeats,
-            batch: network.batch, width: network.width, height: network.height, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
+            batch: network.batch, width: network.width, height: network.height,
+            openBLASThreadedGFLOPS: openBLASThreaded, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
             sgemmGFLOPS: sgemmGFLOPS, convolutions: convs, depthwise: depthwise, batchNorm: norms,
             convMinRatio: gemmLike.map(\.ratioToSGEMM).min() ?? 0)
     }
@@ -96,13 +109,24 @@ public struct EngineBenchmark {
         "\(s.batch)x\(s.height)x\(s.width)x\(s.inChannels) -> \(s.outChannels), k\(s.kernel) s\(s.stride)\(s.groups > 1 ? " dw" : "")"
     }
 
-    private func measureSGEMM() -> Double {
+    /// Raw cblas_sgemm GFLOP/s on a square product.
+    ///
+    /// `openBLASThreads`: OpenBLAS's own threading. Otherwise the product is split
+    /// in row blocks over the engine's workers, one single-threaded cblas_sgemm
+    /// each, as the engine runs its GEMMs; on this machine both reach the same
+    /// rate, and only the split leaves no OpenBLAS workers spinning afterwards
+    /// to slow down whatever is timed next.
+    private func measureSGEMM(openBLASThreads: Bool = false) -> Double {
         let n = sgemmSize
         var g = SeededGenerator(seed: 1)
         let a = Tensor.randomUniform([n, n], in: -1...1, using: &g), b = Tensor.randomUniform([n, n], in: -1...1, using: &g)
         let c = Tensor.zeros([n, n])
         let seconds = medianSeconds(repeats: repeats) {
-            referenceSGEMM(threads: Parallel.threadCount, m: n, n: n, k: n, a: a.pointer, b: b.pointer, c: c.mutablePointer)
+            if openBLASThreads {
+                referenceSGEMM(threads: Parallel.threadCount, m: n, n: n, k: n, a: a.pointer, b: b.pointer, c: c.mutablePointer)
+            } else {
+                sgemm(m: n, n: n, k: n, a: a.pointer, lda: n, b: b.pointer, ldb: n, beta: 0, c: c.mutablePointer, ldc: n)
+            }
         }
         return 2 * Double(n * n * n) / seconds / 1e9
     }

@@ -8,9 +8,10 @@ import CBLAS
 ///
 /// OpenBLAS itself runs single-threaded (`Parallel.setThreadCount`): its own
 /// workers spin after each call and steal the cores from the engine's other
-/// ops. Instead, tall products are split into row blocks, and products with a
-/// long reduction and a small output (weight gradients, K = pixels) are split
-/// along K in fixed blocks whose partial products are summed in block order.
+/// ops. Instead, tall products are split into row blocks; products with few
+/// rows and a long reduction (weight gradients, K = pixels) are split along K
+/// in fixed blocks whose partial products are summed in block order; the rest,
+/// if wide, into column blocks.
 /// Blocks depend on the shape only, so results are bit-identical for any
 /// thread count.
 public func sgemm(
@@ -27,17 +28,14 @@ public func sgemm(
     }
     // Splits are chosen by shape alone: OpenBLAS's rounding depends on the
     // partition, so a partition by thread count would make results depend on it.
-    let splitK = m < 64 && k >= 2 * reductionBlock
-    if !splitK && m >= 2 * minimumRowBlock {
-        let rows = max(minimumRowBlock, (m + rowBlocks - 1) / rowBlocks)
+    if m >= 2 * minimumBlock {
+        let rows = balancedBlock(m, minimum: minimumBlock)
         Parallel.forEachBlock(count: m, blockSize: rows) { _, r in
             // Row i of op(A) starts at a + i*lda, or at column i of A when transposed.
             let aBlock = transposeA ? a + r.lowerBound : a + r.lowerBound * lda
             rawSGEMM(transposeA, transposeB, r.count, n, k, alpha, aBlock, lda, b, ldb, beta, c + r.lowerBound * ldc, ldc)
         }
-        return
-    }
-    if splitK {
+    } else if k >= 2 * reductionBlock {
         let blocks = Parallel.blockCount(count: k, blockSize: reductionBlock)
         let partial = Storage(count: blocks * m * n)
         Parallel.forEachBlock(count: k, blockSize: reductionBlock) { blk, r in
@@ -53,16 +51,30 @@ public func sgemm(
                 for j in 0..<n { row[j] += p[j] }
             }
         }
-        return
+    } else if n >= 2 * minimumColumnBlock {
+        let columns = balancedBlock(n, minimum: minimumColumnBlock)
+        Parallel.forEachBlock(count: n, blockSize: columns) { _, r in
+            // Column j of op(B) starts at b + j, or at row j of B when transposed.
+            let bBlock = transposeB ? b + r.lowerBound * ldb : b + r.lowerBound
+            rawSGEMM(transposeA, transposeB, m, r.count, k, alpha, a, lda, bBlock, ldb, beta, c + r.lowerBound, ldc)
+        }
+    } else {
+        rawSGEMM(transposeA, transposeB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
-    rawSGEMM(transposeA, transposeB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+/// Size of each of at most `maxBlocks` equal blocks of `extent`, none below `minimum`.
+private func balancedBlock(_ extent: Int, minimum: Int) -> Int {
+    let blocks = max(1, min(maxBlocks, extent / minimum))
+    return (extent + blocks - 1) / blocks
 }
 
 /// K per block when a GEMM is split along its reduction (fixed, for thread-count-independent sums).
 private let reductionBlock = 8192
-/// A tall GEMM is split into this many row blocks (fewer if blocks would drop below the minimum).
-private let rowBlocks = 8
-private let minimumRowBlock = 256
+/// A GEMM is split into at most this many row or column blocks, none smaller than the minimum.
+private let maxBlocks = 4
+private let minimumBlock = 256
+private let minimumColumnBlock = 64
 
 /// One OpenBLAS call, on the calling thread.
 @inline(__always)

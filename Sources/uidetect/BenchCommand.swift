@@ -56,7 +56,8 @@ enum BenchTables {
     static func render(_ r: EngineBenchmarkReport) -> String {
         var lines: [String] = []
         lines.append("bench network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) threads, median of \(r.repeats) runs")
-        lines.append(String(format: "reference: cblas_sgemm %@  %.1f GFLOP/s", r.sgemmShape, r.sgemmGFLOPS))
+        lines.append(String(format: "reference: cblas_sgemm %@, median %.1f GFLOP/s over row blocks on the engine's workers, one timed beside each conv (ratios use that one)", r.sgemmShape, r.sgemmGFLOPS))
+        lines.append(String(format: "           the same on OpenBLAS's own threads: %.1f GFLOP/s", r.openBLASThreadedGFLOPS))
         lines.append("")
         lines.append(row(["conv", "shape (NHWC -> Cout)", "fwd ms", "fwd GF/s", "f+b ms", "f+b GF/s", "f+b/sgemm"], [20, 38, 8, 9, 8, 9, 9]))
         for c in r.convolutions {

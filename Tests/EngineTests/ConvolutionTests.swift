@@ -74,8 +74,10 @@ final class ConvolutionTests: XCTestCase {
     }
 
     func testSplitGEMMsGiveIdenticalResultsWithOneOrTwoThreads() {
-        // 3x3 dense: row-split forward, dX and dW; 1x1 with 16 input channels: K-split dW.
-        for (xShape, wShape, padding) in [([4, 32, 32, 16], [3, 3, 16, 32], 1), ([4, 128, 64, 16], [1, 1, 16, 8], 0)] {
+        // 3x3 dense: row-split forward, dX and dW; 1x1 with 16 input channels: K-split dW;
+        // 1x1 256 -> 256 on 256 pixels: column-split forward and dW.
+        for (xShape, wShape, padding) in [([4, 32, 32, 16], [3, 3, 16, 32], 1), ([4, 128, 64, 16], [1, 1, 16, 8], 0),
+                                          ([4, 8, 8, 256], [1, 1, 256, 256], 0)] {
             func run(threads: Int) -> [[Float]] {
                 Parallel.setThreadCount(threads)
                 defer { Parallel.setThreadCount(Parallel.defaultThreadCount) }
