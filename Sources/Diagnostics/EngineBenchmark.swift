@@ -52,22 +52,24 @@ public struct EngineBenchmark {
         self.sgemmSize = sgemmSize
     }
 
-    /// Runs every measurement; `progress` is told what is being timed.
-    public func run(progress: (String) -> Void = { _ in }) -> EngineBenchmarkReport {
+    /// Runs every measurement; `progress` is told what is being timed and the fraction done.
+    public func run(progress: (_ what: String, _ fractionDone: Double) -> Void = { _, _ in }) -> EngineBenchmarkReport {
         _ = Parallel.threadCount  // settles OpenBLAS to one thread before anything is timed
-        progress("sgemm \(sgemmSize)^3 on OpenBLAS's own threads")
+        progress("sgemm \(sgemmSize)^3 on OpenBLAS's own threads", 0)
         let openBLASThreaded = measureSGEMM(openBLASThreads: true)
         Thread.sleep(forTimeInterval: 0.5)  // OpenBLAS's workers spin for a while after a call
         var convs: [EngineBenchmarkReport.Conv] = []
         var depthwise: [EngineBenchmarkReport.Bandwidth] = []
         var references: [Double] = []
-        for shape in network.distinctConvolutions() {
+        let shapes = network.distinctConvolutions()
+        for (index, shape) in shapes.enumerated() {
             // A reference timed right beside each conv: the machines are shared, and a
             // neighbour's load drifts over a run; the ratio of adjacent timings does not.
-            progress("sgemm \(sgemmSize)^3 beside \(shape.name)")
+            // Convs take about 85% of the run, batch norm the rest.
+            progress("conv \(index + 1)/\(shapes.count): sgemm reference beside \(shape.name)", 0.85 * Double(index) / Double(shapes.count))
             let sgemmGFLOPS = measureSGEMM()
             references.append(sgemmGFLOPS)
-            progress("conv \(shape.name)")
+            progress("conv \(index + 1)/\(shapes.count): \(shape.name)", 0.85 * (Double(index) + 0.5) / Double(shapes.count))
             let (fwd, fwdBwd) = timeConv(shape)
             convs.append(.init(
                 name: shape.name, kind: shape.kind, shape: describe(shape),
@@ -92,7 +94,7 @@ public struct EngineBenchmark {
         for shape in network.convolutions() where shape.groups == 1 && !shape.bias {
             let dims = [shape.batch, shape.outHeight, shape.outWidth, shape.outChannels]
             guard seen.insert(dims).inserted else { continue }
-            progress("batch norm \(dims)")
+            progress("batch norm \(dims)", 0.85 + 0.15 * Double(norms.count) / 6)
             norms.append(timeBatchNorm(dims, name: shape.name + ".bn"))
         }
         let gemmLike = convs.filter { $0.kind == "1x1" || $0.kind == "3x3" }

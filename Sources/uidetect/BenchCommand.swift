@@ -37,16 +37,15 @@ struct BenchEngine: ParsableCommand {
         threads.apply()
         var network = NetworkSize.bench
         network.batch = batch
-        let report = EngineBenchmark(network: network, repeats: repeats, sgemmSize: sgemmSize).run { what in
-            if !json { FileHandle.standardError.write(Data("\r\u{1B}[2Kmeasuring \(what)".utf8)) }
-        }
+        let progress = ProgressLine(enabled: !json)
+        let report = EngineBenchmark(network: network, repeats: repeats, sgemmSize: sgemmSize).run { progress.update("measuring \($0)", fractionDone: $1) }
+        progress.finish()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
             return
         }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
         print(BenchTables.render(report))
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One updating status line on standard error with elapsed time and, given the
+/// fraction done, the time left; silent when standard error is not a terminal,
+/// so logs and pipes stay clean.
+final class ProgressLine {
+    private let enabled: Bool
+    private let start = Date()
+
+    init(enabled: Bool = true) {
+        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+    }
+
+    func update(_ text: String, fractionDone: Double? = nil) {
+        guard enabled else { return }
+        let elapsed = Date().timeIntervalSince(start)
+        var line = "[\(Self.clock(elapsed))"
+        if let f = fractionDone, f > 0.02 {
+            line += ", ~\(Self.clock(elapsed * (1 - f) / f)) left"
+        }
+        line += "] \(text)"
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return "\(s / 60):\(String(format: "%02d", s % 60))"
+    }
+}
