@@ -106,18 +106,25 @@ private func gemmConvForward(
         sgemm(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, ldb: cout, beta: beta, c: out, ldc: cout)
         return
     }
+    forEachChunk(geo) { n0, images, rows, col in
+        for g in 0..<geo.groups {
+            im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col)
+            sgemm(m: rows, n: geo.outPerGroup, k: geo.patch, a: col, lda: geo.patch,
+                  b: w + g * geo.outPerGroup, ldb: cout, beta: beta,
+                  c: out + n0 * geo.outHeight * geo.outWidth * cout + g * geo.outPerGroup, ldc: cout)
+        }
+    }
+}
+
+/// Runs `body(firstImage, images, rows, col)` over chunks of whole images, with an
+/// im2col buffer sized for one chunk (`rows` = output pixels in the chunk).
+private func forEachChunk(_ geo: ConvGeometry, _ body: (Int, Int, Int, UnsafeMutablePointer<Float>) -> Void) {
     let chunk = imagesPerChunk(geo)
     let rowsPerImage = geo.outHeight * geo.outWidth
     let col = Storage(count: chunk * rowsPerImage * geo.patch)
     for n0 in stride(from: 0, to: geo.batch, by: chunk) {
         let images = min(chunk, geo.batch - n0)
-        let chunkRows = images * rowsPerImage
-        for g in 0..<geo.groups {
-            im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col.pointer)
-            sgemm(m: chunkRows, n: geo.outPerGroup, k: geo.patch, a: col.pointer, lda: geo.patch,
-                  b: w + g * geo.outPerGroup, ldb: cout, beta: beta,
-                  c: out + n0 * rowsPerImage * cout + g * geo.outPerGroup, ldc: cout)
-        }
+        body(n0, images, images * rowsPerImage, col.pointer)
     }
 }
 
@@ -139,27 +146,22 @@ private func gemmConvBackward(
         }
         return
     }
-    let chunk = imagesPerChunk(geo)
-    let rowsPerImage = geo.outHeight * geo.outWidth
-    let col = Storage(count: chunk * rowsPerImage * geo.patch)
-    for n0 in stride(from: 0, to: geo.batch, by: chunk) {
-        let images = min(chunk, geo.batch - n0)
-        let chunkRows = images * rowsPerImage
-        let gyChunk = gy + n0 * rowsPerImage * cout
+    forEachChunk(geo) { n0, images, rows, col in
+        let gyChunk = gy + n0 * geo.outHeight * geo.outWidth * cout
         for g in 0..<geo.groups {
             let gyGroup = gyChunk + g * geo.outPerGroup
             if let gw {
-                im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col.pointer)
+                im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col)
                 // The first chunk overwrites a fresh buffer; later chunks add to it.
                 let beta: Float = gw.accumulate || n0 > 0 ? 1 : 0
-                sgemm(transposeA: true, m: geo.patch, n: geo.outPerGroup, k: chunkRows, a: col.pointer, lda: geo.patch,
+                sgemm(transposeA: true, m: geo.patch, n: geo.outPerGroup, k: rows, a: col, lda: geo.patch,
                       b: gyGroup, ldb: cout, beta: beta, c: gw.pointer + g * geo.outPerGroup, ldc: cout)
             }
             if let gx {
                 // The column gradient reuses the im2col buffer: dW is already done with it.
-                sgemm(transposeB: true, m: chunkRows, n: geo.patch, k: geo.outPerGroup, a: gyGroup, lda: cout,
-                      b: w + g * geo.outPerGroup, ldb: cout, beta: 0, c: col.pointer, ldc: geo.patch)
-                col2im(geo, col: col.pointer, firstImage: n0, images: images, group: g, gx: gx)
+                sgemm(transposeB: true, m: rows, n: geo.patch, k: geo.outPerGroup, a: gyGroup, lda: cout,
+                      b: w + g * geo.outPerGroup, ldb: cout, beta: 0, c: col, ldc: geo.patch)
+                col2im(geo, col: col, firstImage: n0, images: images, group: g, gx: gx)
             }
         }
     }
