@@ -15,10 +15,15 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(name: "CHDF5", pkgConfig: "hdf5", providers: [.apt(["libhdf5-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
 
         // Tensors, the tape, and every differentiable op.
         .target(name: "Engine", dependencies: ["CBLAS"], swiftSettings: hotLoopFlags),
@@ -26,13 +31,23 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
         // Optimizers, learning-rate schedules, gradient clipping.
         .target(name: "Optimizers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
+        // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
+        .target(name: "Boxes"),
+        // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
+        .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"], swiftSettings: hotLoopFlags),
+        // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
+        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5"], swiftSettings: hotLoopFlags),
+        // The synthetic iOS-style screen generator.
+        .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards"], swiftSettings: hotLoopFlags),
+        // Importers for COCO, Pascal VOC and YOLO data sets.
+        .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
         .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS"], swiftSettings: hotLoopFlags),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Boxes", "Images", "Shards", "Synthesis", "Importers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -42,6 +57,11 @@ let package = Package(
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
+        .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
+        .testTarget(name: "ImagesTests", dependencies: ["Images"]),
+        .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -2,7 +2,9 @@
 # Installs the C libraries UIDetect links against (Debian packages), quietly when already there.
 set -euo pipefail
 
-packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libjpeg-dev)
+# Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType), the font the synthetic
+# screens and overlays draw text with, and h5dump, which the tests read our shards with.
+packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libturbojpeg0-dev libfreetype-dev fonts-dejavu-core)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,88 @@
+/// A width and a height in pixels. Written out in full because our screens
+/// are not square (256 x 512): a swapped pair would not show on square inputs.
+public struct Size: Equatable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses "WxH", e.g. "256x512".
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        self.init(width: w, height: h)
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// An axis-aligned box in pixels, origin top-left: `x` grows right, `y` down.
+public struct Box: Equatable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public var xMin: Float
+    public var yMin: Float
+    public var xMax: Float
+    public var yMax: Float
+
+    public init(xMin: Float, yMin: Float, xMax: Float, yMax: Float) {
+        self.xMin = xMin
+        self.yMin = yMin
+        self.xMax = xMax
+        self.yMax = yMax
+    }
+
+    /// A box from its centre and size.
+    public init(centerX: Float, centerY: Float, width: Float, height: Float) {
+        self.init(xMin: centerX - width / 2, yMin: centerY - height / 2, xMax: centerX + width / 2, yMax: centerY + height / 2)
+    }
+
+    public var width: Float { xMax - xMin }
+    public var height: Float { yMax - yMin }
+    public var centerX: Float { (xMin + xMax) / 2 }
+    public var centerY: Float { (yMin + yMax) / 2 }
+
+    /// Area in double precision, as the evaluation spec defines it (no "+1").
+    public var area: Double { Double(xMax - xMin) * Double(yMax - yMin) }
+
+    /// True when every coordinate is finite and the box has positive width and height.
+    public var isValid: Bool {
+        xMin.isFinite && yMin.isFinite && xMax.isFinite && yMax.isFinite && xMax > xMin && yMax > yMin
+    }
+
+    /// Intersection over union on continuous coordinates, in double precision.
+    public func iou(_ other: Box) -> Double {
+        let iw = min(Double(xMax), Double(other.xMax)) - max(Double(xMin), Double(other.xMin))
+        let ih = min(Double(yMax), Double(other.yMax)) - max(Double(yMin), Double(other.yMin))
+        guard iw > 0, ih > 0 else { return 0 }
+        let inter = iw * ih
+        let union = area + other.area - inter
+        return union > 0 ? inter / union : 0
+    }
+
+    /// Area of the overlap with `other`.
+    public func intersectionArea(_ other: Box) -> Double {
+        let iw = min(Double(xMax), Double(other.xMax)) - max(Double(xMin), Double(other.xMin))
+        let ih = min(Double(yMax), Double(other.yMax)) - max(Double(yMin), Double(other.yMin))
+        return iw > 0 && ih > 0 ? iw * ih : 0
+    }
+
+    /// Whether the point lies inside the box, edges included.
+    public func contains(x: Double, y: Double) -> Bool {
+        x >= Double(xMin) && x <= Double(xMax) && y >= Double(yMin) && y <= Double(yMax)
+    }
+
+    /// The box cut to 0...width, 0...height.
+    public func clipped(to size: Size) -> Box {
+        Box(xMin: min(max(xMin, 0), Float(size.width)), yMin: min(max(yMin, 0), Float(size.height)),
+            xMax: min(max(xMax, 0), Float(size.width)), yMax: min(max(yMax, 0), Float(size.height)))
+    }
+
+    /// The box under x' = x * sx + dx, y' = y * sy + dy.
+    public func transformed(scaleX sx: Float, scaleY sy: Float, offsetX dx: Float = 0, offsetY dy: Float = 0) -> Box {
+        Box(xMin: xMin * sx + dx, yMin: yMin * sy + dy, xMax: xMax * sx + dx, yMax: yMax * sy + dy)
+    }
+
+    public var description: String { "[\(xMin), \(yMin), \(xMax), \(yMax)]" }
+}

@@ -1,0 +1,114 @@
+import Boxes
+import CPNG
+import CTurboJPEG
+import Foundation
+
+/// Why an image file could not be read or written.
+public enum ImageError: Error, CustomStringConvertible, Equatable {
+    case unreadable(path: String, reason: String)
+    case unknownFormat(path: String)
+    case decodeFailed(path: String, format: String, reason: String)
+    case encodeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): return "\(path): cannot read the file (\(reason))"
+        case .unknownFormat(let path): return "\(path): not a PNG or JPEG image (unrecognised first bytes)"
+        case .decodeFailed(let path, let format, let reason): return "\(path): broken \(format) image: \(reason)"
+        case .encodeFailed(let path, let reason): return "\(path): cannot write the PNG: \(reason)"
+        }
+    }
+}
+
+/// Reading PNG and JPEG files and writing PNG files.
+public enum ImageCodec {
+    /// Decodes a PNG or JPEG file, chosen by its first bytes; `path` names it in errors.
+    public static func decode(_ data: Data, path: String) throws -> RGBImage {
+        let bytes = [UInt8](data.prefix(8))
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try decodeJPEG(data, path: path) }
+        throw ImageError.unknownFormat(path: path)
+    }
+
+    /// Reads and decodes an image file.
+    public static func read(_ url: URL) throws -> RGBImage {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ImageError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return try decode(data, path: url.path)
+    }
+
+    /// PNG with libpng's simplified API, which reports errors instead of jumping.
+    static func decodePNG(_ data: Data, path: String) throws -> RGBImage {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let ok = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard ok != 0 else { throw ImageError.decodeFailed(path: path, format: "PNG", reason: pngMessage(&image)) }
+        image.format = UInt32(PNG_FORMAT_RGB)
+        let size = Size(width: Int(image.width), height: Int(image.height))
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
+        let finished = data.withUnsafeBytes { _ in
+            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(size.width * 3), nil) }
+        }
+        guard finished != 0 else { throw ImageError.decodeFailed(path: path, format: "PNG", reason: pngMessage(&image)) }
+        return RGBImage(size: size, pixels: pixels)
+    }
+
+    private static func pngMessage(_ image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    /// JPEG with the TurboJPEG API, which reports errors instead of jumping.
+    static func decodeJPEG(_ data: Data, path: String) throws -> RGBImage {
+        guard let handle = tjInitDecompress() else { throw ImageError.decodeFailed(path: path, format: "JPEG", reason: "no decoder") }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let header = data.withUnsafeBytes {
+            tjDecompressHeader3(handle, $0.bindMemory(to: UInt8.self).baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0, width > 0, height > 0 else {
+            throw ImageError.decodeFailed(path: path, format: "JPEG", reason: String(cString: tjGetErrorStr2(handle)))
+        }
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 3)
+        let status = data.withUnsafeBytes { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(handle, src.bindMemory(to: UInt8.self).baseAddress, UInt(data.count), dst.baseAddress,
+                              width, width * 3, height, Int32(TJPF_RGB.rawValue), 0)
+            }
+        }
+        // A warning (e.g. premature end of data) still yields a usable image only if not fatal.
+        if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
+            throw ImageError.decodeFailed(path: path, format: "JPEG", reason: String(cString: tjGetErrorStr2(handle)))
+        }
+        return RGBImage(size: Size(width: Int(width), height: Int(height)), pixels: pixels)
+    }
+
+    /// Encodes an image as PNG.
+    public static func encodePNG(_ img: RGBImage, path: String = "<memory>") throws -> Data {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(img.width)
+        image.height = UInt32(img.height)
+        image.format = UInt32(PNG_FORMAT_RGB)
+        var size: Int = 0
+        let probe = img.pixels.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, Int32(img.width * 3), nil) }
+        guard probe != 0, size > 0 else { throw ImageError.encodeFailed(path: path, reason: pngMessage(&image)) }
+        var out = Data(count: size)
+        let ok = out.withUnsafeMutableBytes { dst in
+            img.pixels.withUnsafeBytes { png_image_write_to_memory(&image, dst.baseAddress, &size, 0, $0.baseAddress, Int32(img.width * 3), nil) }
+        }
+        guard ok != 0 else { throw ImageError.encodeFailed(path: path, reason: pngMessage(&image)) }
+        return out.prefix(size)
+    }
+
+    /// Writes a PNG atomically (temporary file, then rename).
+    public static func writePNG(_ img: RGBImage, to url: URL) throws {
+        let data = try encodePNG(img, path: url.path)
+        do { try data.write(to: url, options: .atomic) } catch {
+            throw ImageError.encodeFailed(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Boxes
+import Foundation
+import Images
+import XCTest
+
+final class ImageTests: XCTestCase {
+    func gradient(_ size: Size) -> RGBImage {
+        var img = RGBImage(size: size)
+        for y in 0..<size.height { for x in 0..<size.width {
+            img.blend(x: x, y: y, color: RGB(UInt8(x * 255 / max(1, size.width - 1)), UInt8(y * 255 / max(1, size.height - 1)), 77), alpha: 1)
+        } }
+        return img
+    }
+
+    func testPNGRoundTripIsExact() throws {
+        let img = gradient(Size(width: 37, height: 21))
+        let data = try ImageCodec.encodePNG(img)
+        XCTAssertEqual(try ImageCodec.decode(data, path: "x.png"), img)
+    }
+
+    func testDecodesARealJPEGScreenshot() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../shared/data/real-ui-screens/valid/images").standardized
+        guard let name = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first(where: { $0.hasSuffix(".jpg") }) else {
+            throw XCTSkip("shared/data/real-ui-screens is not beside this checkout")
+        }
+        let img = try ImageCodec.read(folder.appendingPathComponent(name))
+        XCTAssertGreaterThan(img.width, 100)
+        XCTAssertGreaterThan(img.height, img.width)  // phone screenshots are portrait
+        XCTAssertGreaterThan(Set(img.pixels).count, 20, "a real screenshot has more than a few colours")
+    }
+
+    func testBrokenFilesAreClearErrors() {
+        XCTAssertThrowsError(try ImageCodec.decode(Data("hello".utf8), path: "notes.txt")) {
+            XCTAssertEqual($0 as? ImageError, .unknownFormat(path: "notes.txt"))
+        }
+        let png = try! ImageCodec.encodePNG(gradient(Size(width: 8, height: 8)))
+        XCTAssertThrowsError(try ImageCodec.decode(png.prefix(40), path: "cut.png")) {
+            guard case .decodeFailed(let path, "PNG", _)? = $0 as? ImageError else { return XCTFail("\($0)") }
+            XCTAssertEqual(path, "cut.png")
+        }
+        XCTAssertThrowsError(try ImageCodec.decode(Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 1, 2]), path: "cut.jpg")) {
+            guard case .decodeFailed(_, "JPEG", _)? = $0 as? ImageError else { return XCTFail("\($0)") }
+        }
+    }
+
+    func testLetterboxKeepsAspectAndMapsBoxesBothWays() {
+        // A 360 x 640 screenshot into 256 x 512: limited by width, scale 256/360.
+        let lb = Letterbox(original: Size(width: 360, height: 640), target: Size(width: 256, height: 512))
+        XCTAssertEqual(lb.scale, 256.0 / 360.0, accuracy: 1e-6)
+        let box = Box(xMin: 36, yMin: 64, xMax: 180, yMax: 320)
+        let mapped = lb.forward(box)
+        XCTAssertEqual(mapped.xMax, 128, accuracy: 1e-4)
+        XCTAssertEqual(mapped.yMax, 320 * 256 / 360, accuracy: 1e-3)
+        XCTAssertEqual(lb.backward(mapped).yMin, 64, accuracy: 1e-4)
+        let (img, _) = gradient(Size(width: 360, height: 640)).letterboxed(into: Size(width: 256, height: 512), fill: RGB(1, 2, 3))
+        XCTAssertEqual(img.size, Size(width: 256, height: 512))
+        XCTAssertEqual(img.pixel(x: 10, y: 500), RGB(1, 2, 3))  // padding below the scaled image (height 455)
+        XCTAssertNotEqual(img.pixel(x: 255, y: 400), RGB(1, 2, 3))
+    }
+
+    func testResizeOfAConstantImageIsConstant() {
+        let img = RGBImage(size: Size(width: 30, height: 50), fill: RGB(10, 200, 30))
+        XCTAssertEqual(img.resized(to: Size(width: 7, height: 13)), RGBImage(size: Size(width: 7, height: 13), fill: RGB(10, 200, 30)))
+    }
+
+    func testTextDrawsInkInsideTheReturnedBox() throws {
+        let font = try Font()
+        var img = RGBImage(size: Size(width: 120, height: 40), fill: RGB(255, 255, 255))
+        let box = try XCTUnwrap(img.draw(text: "Settings", x: 5, baseline: 25, font: font, pixelSize: 14, color: RGB(0, 0, 0)))
+        XCTAssertGreaterThan(box.width, 40)
+        XCTAssertGreaterThan(box.height, 8)
+        XCTAssertLessThanOrEqual(box.yMax, 29)  // "Settings" has a descender (g) of a few pixels
+        var inside = 0, outside = 0
+        for y in 0..<img.height { for x in 0..<img.width where img.pixel(x: x, y: y) != RGB(255, 255, 255) {
+            if box.contains(x: Double(x) + 0.5, y: Double(y) + 0.5) { inside += 1 } else { outside += 1 }
+        } }
+        XCTAssertGreaterThan(inside, 50)
+        XCTAssertEqual(outside, 0)
+        XCTAssertNil(img.draw(text: "   ", x: 5, baseline: 25, font: font, pixelSize: 14, color: RGB(0, 0, 0)))
+    }
+}
