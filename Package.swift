@@ -26,7 +26,9 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
 
         // Tensors, the tape, and every differentiable op.
-        .target(name: "Engine", dependencies: ["CBLAS"], swiftSettings: hotLoopFlags),
+        // A portable seeded random generator, shared by the engine and the data code.
+        .target(name: "SeededRandom"),
+        .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom"], swiftSettings: hotLoopFlags),
         // Parameterised building blocks with named parameters.
         .target(name: "Layers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
         // Optimizers, learning-rate schedules, gradient clipping.
@@ -36,9 +38,9 @@ let package = Package(
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
         .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"], swiftSettings: hotLoopFlags),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
-        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5"], swiftSettings: hotLoopFlags),
+        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom"], swiftSettings: hotLoopFlags),
         // The synthetic iOS-style screen generator.
-        .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards"], swiftSettings: hotLoopFlags),
+        .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom"], swiftSettings: hotLoopFlags),
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
