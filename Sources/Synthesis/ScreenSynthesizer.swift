@@ -97,7 +97,7 @@ struct Canvas {
             y = next
         }
         if hasTabBar { tabBar(top: bottom) }
-        if g.chance(0.07) { dialog() }
+        if g.chance(0.09) { dialog() }
     }
 
     enum Section: CaseIterable {
@@ -107,8 +107,8 @@ struct Canvas {
     mutating func pickSection() -> Section {
         // Weights tuned so that the class counts fall roughly in the paper's order.
         let weighted: [(Section, Double)] = [
-            (.table, 24), (.card, 14), (.pictures, 8), (.paragraph, 12), (.segmented, 2.4), (.slider, 0.5),
-            (.textFields, 3.2), (.pageControl, 1.2), (.checkboxes, 1.5), (.toggles, 1.6), (.buttons, 6), (.header, 8),
+            (.table, 24), (.card, 14), (.pictures, 8), (.paragraph, 12), (.segmented, 3.5), (.slider, 0.3),
+            (.textFields, 3.2), (.pageControl, 2.0), (.checkboxes, 1.5), (.toggles, 0.8), (.buttons, 6), (.header, 8),
         ]
         var r = g.nextUnitDouble() * weighted.reduce(0) { $0 + $1.1 }
         for (s, w) in weighted { r -= w; if r < 0 { return s } }
@@ -343,9 +343,9 @@ struct Canvas {
             } else {
                 text(phrase(words: 1...3), x: x, baseline: cy + 6 * u, points: 17, color: style.label, maxWidth: x1 - x - reserve)
             }
-            if accessory < 0.07 {
+            if accessory < 0.04 {
                 toggle(x: x1 - 16 * u - 51 * u, centerY: cy, on: g.chance(0.5))
-            } else if accessory < 0.10 {
+            } else if accessory < 0.07 {
                 checkbox(x: x1 - 16 * u - 22 * u, centerY: cy, checked: g.chance(0.45))
             } else if accessory < 0.45 {
                 icon(.chevronRight, at: Box(xMin: x1 - 30 * u, yMin: cy - 8 * u, xMax: x1 - 14 * u, yMax: cy + 8 * u), color: style.secondaryLabel)
@@ -356,6 +356,8 @@ struct Canvas {
             }
             if r < n - 1 { image.fill(Box(xMin: x, yMin: y + rowHeight - max(1, u / 2), xMax: x1, yMax: y + rowHeight), color: style.separator) }
         }
+        // An inset group is a visible container of its rows (iOS's grouped table section).
+        if inset { annotate(group, .container) }
         return group.yMax
     }
 

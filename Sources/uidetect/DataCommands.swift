@@ -110,3 +110,117 @@ struct Show: ParsableCommand {
         }
     }
 }
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Per-class box counts, boxes per image and box sizes of a set of shards; validates every shard it reads.",
+        discussion: "Exits non-zero, naming the file, dataset and fault, if any shard is malformed or damaged.")
+
+    @Argument(help: "Shard files, folders of shards, or globs.") var shards: [String]
+    @Flag(help: "Print one JSON object instead of a table.") var json = false
+    @Flag(help: "Check annotations only, without reading every image's pixels.") var skipPixels = false
+
+    func run() throws {
+        try reportingErrors {
+            let set = try ShardSet(shards)
+            if !skipPixels {
+                let progress = ProgressLine(enabled: !json)
+                for (k, r) in set.readers.enumerated() {
+                    progress.update("checking pixels of \(r.url.lastPathComponent)", fractionDone: Double(k) / Double(set.readers.count))
+                    try r.verifyImages()
+                }
+                progress.finish()
+            }
+            let stats = DatasetStatistics(set)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(stats), as: UTF8.self))
+            } else {
+                print(stats.table())
+            }
+        }
+    }
+}
+
+struct Split: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Divide shards into train/val/test by group (no app on two sides), keeping class shares close.",
+        discussion: "Writes OUT/<part>/<part>-00000.h5, ... and prints how close each class's share is to its target.")
+
+    @Argument(help: "Shard files, folders of shards, or globs.") var shards: [String]
+    @Option(help: "Output folder.") var out: String
+    @Option(help: "Fractions of train, val and test, e.g. 0.8,0.1,0.1.") var fractions: String = "0.8,0.1,0.1"
+    @Option(help: "Names of the parts, in the order of --fractions.") var names: String = "train,val,test"
+    @Option(help: "Random seed for the order groups are considered in.") var seed: UInt64 = 0
+    @Option(help: "Screens per output shard.") var shardSize: Int = 1000
+
+    func parsedParts() throws -> [GroupSplit.Part] {
+        let f = fractions.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let n = names.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        guard f.allSatisfy({ $0 != nil && $0! >= 0 }), f.count == n.count, f.compactMap({ $0 }).reduce(0, +) > 0 else {
+            throw ValidationError("--fractions '\(fractions)' must be \(n.count) non-negative numbers (one per name in --names '\(names)') with a positive sum")
+        }
+        return zip(n, f).map { GroupSplit.Part(name: $0, fraction: $1!) }
+    }
+
+    func validate() throws { _ = try parsedParts() }
+
+    func run() throws {
+        try reportingErrors {
+            let parts = try parsedParts()
+            let set = try ShardSet(shards)
+            let outURL = URL(fileURLWithPath: out)
+            for p in parts where FileManager.default.fileExists(atPath: outURL.appendingPathComponent(p.name).path) {
+                throw ValidationError("\(outURL.appendingPathComponent(p.name).path) already exists; choose another --out")
+            }
+            var groups: [String] = [], counts: [[Int]] = []
+            for r in set.readers {
+                for i in 0..<r.count {
+                    groups.append(r.groupIDs[i])
+                    var c = [Int](repeating: 0, count: set.classNames.count)
+                    for l in r.labels[r.boxRange(i)] { c[Int(l)] += 1 }
+                    counts.append(c)
+                }
+            }
+            let splitter = GroupSplit(parts: parts, seed: seed)
+            let (assignment, report) = splitter.assign(groups: groups, classCounts: counts, classes: set.classNames.count)
+            // Write each part in the input's order, through bounded batches of images.
+            let progress = ProgressLine()
+            for (p, part) in splitter.parts.enumerated() {
+                let dir = outURL.appendingPathComponent(part.name)
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                var writer: ShardWriter? = nil
+                var written = 0, file = 0
+                for i in 0..<set.count where assignment[i] == p {
+                    if writer == nil {
+                        writer = try ShardWriter(url: dir.appendingPathComponent(String(format: "%@-%05d.h5", part.name, file)),
+                                                 classNames: set.classNames, imageSize: set.readers[set.locate(i).shard].imageSize)
+                    }
+                    try writer!.append(try set.record(at: i))
+                    written += 1
+                    if written % shardSize == 0 { try writer!.finish(); writer = nil; file += 1 }
+                    if written % 50 == 0 { progress.update("writing \(part.name): \(written)/\(report.images[p])", fractionDone: Double(written) / Double(max(1, report.images[p]))) }
+                }
+                try writer?.finish()
+            }
+            progress.finish()
+            print("part        fraction  images  groups")
+            for (p, part) in splitter.parts.enumerated() {
+                let g = Set(groups.indices.filter { assignment[$0] == p }.map { groups[$0] }).count
+                print(String(format: "%@ %8.3f %7d %7d", part.name.padding(toLength: 10, withPad: " ", startingAt: 0), part.fraction, report.images[p], g))
+            }
+            print("")
+            print("class                  " + splitter.parts.map { $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) }.joined(separator: " ") + " (share of the class's boxes)")
+            for (k, name) in set.classNames.enumerated() {
+                let total = report.classCounts[k].reduce(0, +)
+                let shares = report.classCounts[k].map { total > 0 ? String(format: "%5.1f%%    ", 100 * Double($0) / Double(total)) : "   -      " }
+                print(name.padding(toLength: 22, withPad: " ", startingAt: 0) + " " + shares.joined(separator: " ") + " \(total) boxes")
+            }
+            let worst = report.worstClass.map { set.classNames[$0] } ?? "-"
+            print(String(format: "\nlargest gap between a class's share and its target: %.1f points (%@; classes with >= 20 boxes)",
+                         100 * report.maxClassShareDeviation, worst))
+            print("no group (app) appears in two parts; wrote \(out)")
+        }
+    }
+}

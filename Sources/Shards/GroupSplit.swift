@@ -1,0 +1,98 @@
+import Foundation
+import SeededRandom
+
+/// Divides screens into named parts by group (app), so that no group sits in
+/// two parts, while keeping each class's share of boxes close to the target
+/// fractions in every part (a greedy, stratified assignment of whole groups).
+public struct GroupSplit {
+    public struct Part: Equatable {
+        public var name: String
+        public var fraction: Double
+        public init(name: String, fraction: Double) {
+            self.name = name
+            self.fraction = fraction
+        }
+    }
+
+    /// How the result compares with the targets.
+    public struct Report: Equatable {
+        /// Screens per part.
+        public var images: [Int]
+        /// Per class, boxes per part.
+        public var classCounts: [[Int]]
+        /// Largest |share of a class's boxes in a part - the part's fraction| over classes with >= 20 boxes.
+        public var maxClassShareDeviation: Double
+        public var worstClass: Int?
+    }
+
+    public let parts: [Part]
+    public let seed: UInt64
+
+    public init(parts: [Part], seed: UInt64) {
+        precondition(!parts.isEmpty && parts.allSatisfy { $0.fraction >= 0 }, "fractions must be non-negative")
+        let total = parts.reduce(0) { $0 + $1.fraction }
+        self.parts = parts.map { Part(name: $0.name, fraction: $0.fraction / total) }
+        self.seed = seed
+    }
+
+    /// The part of each screen; `groups[i]` is screen i's group, `classCounts[i]` its boxes per class.
+    public func assign(groups: [String], classCounts: [[Int]], classes: Int) -> (parts: [Int], report: Report) {
+        var members: [String: [Int]] = [:]
+        for (i, g) in groups.enumerated() { members[g, default: []].append(i) }
+        var order = members.keys.sorted()
+        var g = SeededGenerator(seed: seed)
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, Int(g.next() % UInt64(i + 1))) }
+
+        var totals = [Double](repeating: 0, count: classes)
+        for c in classCounts { for k in 0..<classes { totals[k] += Double(c[k]) } }
+        let totalImages = Double(groups.count)
+        // Groups rich in rare classes first, so that they land where they are needed.
+        func groupCounts(_ name: String) -> [Double] {
+            var v = [Double](repeating: 0, count: classes)
+            for i in members[name]! { for k in 0..<classes { v[k] += Double(classCounts[i][k]) } }
+            return v
+        }
+        let counts = Dictionary(uniqueKeysWithValues: order.map { ($0, groupCounts($0)) })
+        func rarity(_ name: String) -> Double { zip(counts[name]!, totals).reduce(0) { $0 + ($1.1 > 0 ? $1.0 / $1.1 : 0) } }
+        let ranked = order.enumerated().sorted { (a, b) in
+            let (ra, rb) = (rarity(a.element), rarity(b.element))
+            return ra != rb ? ra > rb : a.offset < b.offset
+        }.map(\.element)
+
+        var assignedClass = [[Double]](repeating: [Double](repeating: 0, count: classes), count: parts.count)
+        var assignedImages = [Double](repeating: 0, count: parts.count)
+        var result = [Int](repeating: 0, count: groups.count)
+        for name in ranked {
+            let c = counts[name]!
+            let size = Double(members[name]!.count)
+            var best = 0, bestScore = -Double.infinity
+            for (p, part) in parts.enumerated() where part.fraction > 0 {
+                // How far below its target the part is, in the classes this group carries and in images.
+                var score = 0.0
+                for k in 0..<classes where c[k] > 0 && totals[k] > 0 {
+                    score += (c[k] / totals[k]) * (part.fraction - assignedClass[p][k] / totals[k])
+                }
+                score += (size / totalImages) * (part.fraction - assignedImages[p] / totalImages)
+                if score > bestScore { bestScore = score; best = p }
+            }
+            for k in 0..<classes { assignedClass[best][k] += c[k] }
+            assignedImages[best] += size
+            for i in members[name]! { result[i] = best }
+        }
+
+        var report = Report(images: [Int](repeating: 0, count: parts.count),
+                            classCounts: [[Int]](repeating: [Int](repeating: 0, count: parts.count), count: classes),
+                            maxClassShareDeviation: 0, worstClass: nil)
+        for (i, p) in result.enumerated() {
+            report.images[p] += 1
+            for k in 0..<classes { report.classCounts[k][p] += classCounts[i][k] }
+        }
+        for k in 0..<classes where totals[k] >= 20 {
+            for (p, part) in parts.enumerated() {
+                let d = abs(Double(report.classCounts[k][p]) / totals[k] - part.fraction)
+                if d > report.maxClassShareDeviation { report.maxClassShareDeviation = d; report.worstClass = k }
+            }
+        }
+        return (result, report)
+    }
+}
