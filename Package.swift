@@ -38,7 +38,7 @@ let package = Package(
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
         .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"], swiftSettings: hotLoopFlags),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
-        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom"], swiftSettings: hotLoopFlags),
+        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom", "Yams"], swiftSettings: hotLoopFlags),
         // The synthetic iOS-style screen generator.
         .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom"], swiftSettings: hotLoopFlags),
         // Importers for COCO, Pascal VOC and YOLO data sets.
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "ImagesTests", dependencies: ["Images"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
-        .testTarget(name: "ImportersTests", dependencies: ["Importers"]),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5]
 )

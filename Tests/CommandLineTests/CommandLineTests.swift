@@ -34,7 +34,7 @@ final class CommandLineTests: XCTestCase {
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
             return String(word)
         }
-        XCTAssertEqual(listed, ["synth", "show", "stats", "split", "selfcheck", "bench"])
+        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "selfcheck", "bench"])
     }
 
     func testSelfCheckPasses() throws {

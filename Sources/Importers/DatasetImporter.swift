@@ -1,0 +1,184 @@
+import Boxes
+import Foundation
+import Images
+import Shards
+
+/// A box as a source data set states it, in the pixels of the original image.
+public struct SourceBox: Equatable {
+    public var box: Box
+    public var className: String
+    /// Where it came from, for reports (e.g. "line 3", "annotation 17").
+    public var origin: String
+    public init(box: Box, className: String, origin: String) {
+        self.box = box
+        self.className = className
+        self.origin = origin
+    }
+}
+
+/// One screenshot of a source data set and its boxes.
+public struct SourceScreen {
+    public var imageURL: URL
+    public var imageID: String
+    public var groupID: String
+    public var boxes: [SourceBox]
+    /// Problems found while parsing the annotation file (reported with the rest).
+    public var problems: [ImportProblem]
+    /// Boxes are fractions of the image's width and height (YOLO), not pixels.
+    public var normalized: Bool
+    public init(imageURL: URL, imageID: String, groupID: String, boxes: [SourceBox], problems: [ImportProblem] = [], normalized: Bool = false) {
+        self.imageURL = imageURL
+        self.imageID = imageID
+        self.groupID = groupID
+        self.boxes = boxes
+        self.problems = problems
+        self.normalized = normalized
+    }
+}
+
+/// Something an import changed or left out, with the file it concerns.
+public struct ImportProblem: Equatable, CustomStringConvertible {
+    public enum Kind: String, CaseIterable {
+        case degenerate = "degenerate box (no area or not finite), dropped"
+        case outside = "box outside the image, dropped"
+        case clipped = "box partly outside the image, clipped"
+        case unknownClass = "unknown class, dropped"
+        case unmapped = "class not in the class map, dropped"
+        case polygon = "polygon converted to its bounding box"
+        case badLine = "unparseable annotation, skipped"
+        case unreadableImage = "image missing or unreadable, screen skipped"
+    }
+    public var file: String
+    public var kind: Kind
+    public var detail: String
+    public init(file: String, kind: Kind, detail: String) {
+        self.file = file
+        self.kind = kind
+        self.detail = detail
+    }
+    public var description: String { "\(file): \(kind.rawValue): \(detail)" }
+}
+
+/// What an import did: screens and boxes written, and every problem by file.
+public struct ImportReport {
+    public var screens = 0
+    public var boxes = 0
+    public var shards: [URL] = []
+    public var problems: [ImportProblem] = []
+    public var classNames: [String] = []
+    public var boxesPerClass: [Int] = []
+
+    public func count(_ kind: ImportProblem.Kind) -> Int { problems.filter { $0.kind == kind }.count }
+}
+
+/// Turns source screens into shards: letterboxes each image into the storage
+/// size (aspect kept, padded right and bottom), maps boxes to match, renames
+/// classes through an optional class map, and reports what it dropped or changed.
+public struct DatasetImporter {
+    public var sourceClasses: [String]
+    public var classMap: ClassMap?
+    public var size: Size
+    public var shardSize: Int
+    public var prefix: String
+
+    public init(sourceClasses: [String], classMap: ClassMap?, size: Size, shardSize: Int = 1000, prefix: String) {
+        self.sourceClasses = sourceClasses
+        self.classMap = classMap
+        self.size = size
+        self.shardSize = shardSize
+        self.prefix = prefix
+    }
+
+    /// The vocabulary of the shards written: the class map's common classes, or the source's.
+    public var vocabulary: [String] { classMap?.commonClasses ?? sourceClasses }
+
+    public func run(_ screens: [SourceScreen], into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> ImportReport {
+        var report = ImportReport()
+        report.classNames = vocabulary
+        report.boxesPerClass = [Int](repeating: 0, count: vocabulary.count)
+        let index = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, $0) })
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var writer: ShardWriter? = nil
+        for (n, screen) in screens.enumerated() {
+            progress(n, screens.count)
+            let file = screen.imageURL.lastPathComponent
+            report.problems += screen.problems
+            let original: RGBImage
+            do { original = try ImageCodec.read(screen.imageURL) } catch {
+                report.problems.append(ImportProblem(file: file, kind: .unreadableImage, detail: "\(error)"))
+                continue
+            }
+            let (image, letterbox) = original.letterboxed(into: size)
+            var boxes: [Box] = [], labels: [Int32] = []
+            for source in screen.boxes {
+                var name = source.className
+                guard sourceClasses.contains(name) else {
+                    report.problems.append(ImportProblem(file: file, kind: .unknownClass, detail: "\(source.origin): '\(name)'"))
+                    continue
+                }
+                if let map = classMap {
+                    guard let mapped = map.map(name, from: .source) else {
+                        report.problems.append(ImportProblem(file: file, kind: .unmapped, detail: "\(source.origin): '\(name)'"))
+                        continue
+                    }
+                    name = mapped
+                }
+                let b = screen.normalized
+                    ? source.box.transformed(scaleX: Float(original.width), scaleY: Float(original.height)) : source.box
+                guard b.isValid else {
+                    report.problems.append(ImportProblem(file: file, kind: .degenerate, detail: "\(source.origin): \(b)"))
+                    continue
+                }
+                let clipped = b.clipped(to: original.size)
+                guard clipped.width > 0, clipped.height > 0 else {
+                    report.problems.append(ImportProblem(file: file, kind: .outside, detail: "\(source.origin): \(b) in a \(original.size) image"))
+                    continue
+                }
+                if clipped != b {
+                    report.problems.append(ImportProblem(file: file, kind: .clipped, detail: "\(source.origin): \(b) -> \(clipped)"))
+                }
+                let stored = letterbox.forward(clipped)
+                guard stored.isValid else {
+                    report.problems.append(ImportProblem(file: file, kind: .degenerate, detail: "\(source.origin): \(b) has no area once resized"))
+                    continue
+                }
+                boxes.append(stored)
+                labels.append(Int32(index[name]!))
+                report.boxesPerClass[index[name]!] += 1
+            }
+            if writer == nil {
+                let url = folder.appendingPathComponent(String(format: "%@-%05d.h5", prefix, report.shards.count))
+                writer = try ShardWriter(url: url, classNames: vocabulary, imageSize: size)
+                report.shards.append(url)
+            }
+            try writer!.append(ScreenRecord(imageID: screen.imageID, groupID: screen.groupID, image: image, boxes: boxes,
+                                            labels: labels, originalSize: original.size))
+            report.screens += 1
+            report.boxes += boxes.count
+            if writer!.count == shardSize { try writer!.finish(); writer = nil }
+        }
+        try writer?.finish()
+        if report.screens == 0 { report.shards = [] }
+        return report
+    }
+}
+
+/// A fault in a source data set's own files (not a single box), naming the file.
+public struct ImportError: Error, CustomStringConvertible {
+    public let path: String
+    public let problem: String
+    public init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+    public var description: String { "\(path): \(problem)" }
+}
+
+/// Image files of a folder (PNG and JPEG by extension), sorted by name.
+func imageFiles(in folder: URL) throws -> [URL] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+        throw ImportError(path: folder.path, problem: "cannot list the folder")
+    }
+    return names.filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        .map { folder.appendingPathComponent($0) }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Boxes
+import Foundation
+import Importers
+import Shards
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import an annotated data set (COCO, Pascal VOC or YOLO) into shards.",
+        discussion: """
+        coco: SOURCE is the instances JSON; images are found in --images (default: the JSON's folder).
+        voc:  SOURCE is a folder with Annotations/ and JPEGImages/, or XML files beside their images.
+        yolo: SOURCE is a folder with images/ and labels/; class names from data.yaml in it or its parent.
+        Images are resized to --size keeping their aspect (padded right and bottom); original sizes are recorded.
+        Every dropped or changed box is listed per file in OUT/import-report.txt, with counts at the end.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case coco, voc, yolo }
+
+    @Argument(help: "coco, voc or yolo.") var format: Format
+    @Argument(help: "The data set (see the discussion).") var source: String
+    @Option(help: "Output folder for the shards.") var out: String
+    @Option(help: "Storage size as WxH.") var size: Size = Size(width: 256, height: 512)
+    @Option(help: "A class-map YAML: rename the source's classes onto its common_classes, dropping the rest.") var classMap: String?
+    @Option(help: "COCO only: the folder holding the images.") var images: String?
+    @Option(help: "Screens per shard file.") var shardSize: Int = 1000
+
+    func validate() throws {
+        guard shardSize >= 1 else { throw ValidationError("--shard-size must be at least 1, got \(shardSize)") }
+        if images != nil && format != .coco { throw ValidationError("--images applies to coco only") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let outURL = URL(fileURLWithPath: out)
+            if let existing = try? FileManager.default.contentsOfDirectory(atPath: out).filter({ $0.hasSuffix(".h5") }), !existing.isEmpty {
+                throw ValidationError("\(out) already holds shards (\(existing.sorted()[0]), ...); choose another --out or remove them")
+            }
+            let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
+            let sourceURL = URL(fileURLWithPath: source)
+            let (classes, screens): ([String], [SourceScreen])
+            switch format {
+            case .yolo:
+                let s = try YOLOSource(folder: sourceURL)
+                (classes, screens) = (s.classNames, s.screens)
+            case .coco:
+                let s = try COCOSource(json: sourceURL, imagesFolder: images.map { URL(fileURLWithPath: $0) } ?? sourceURL.deletingLastPathComponent())
+                (classes, screens) = (s.classNames, s.screens)
+            case .voc:
+                let s = try VOCSource(folder: sourceURL)
+                (classes, screens) = (s.classNames, s.screens)
+            }
+            let importer = DatasetImporter(sourceClasses: classes, classMap: map, size: size, shardSize: shardSize, prefix: format.rawValue)
+            let progress = ProgressLine()
+            let start = Date()
+            let report = try importer.run(screens, into: outURL) { done, total in
+                if done % 20 == 0 {
+                    let rate = Double(done) / max(1e-9, Date().timeIntervalSince(start))
+                    progress.update(String(format: "%d/%d screens, %.0f screens/s", done, total, rate), fractionDone: Double(done) / Double(max(1, total)))
+                }
+            }
+            progress.finish()
+
+            var lines = report.problems.map(\.description)
+            lines.append("")
+            for kind in ImportProblem.Kind.allCases where report.count(kind) > 0 { lines.append("\(report.count(kind)) x \(kind.rawValue)") }
+            let reportURL = outURL.appendingPathComponent("import-report.txt")
+            try (lines.joined(separator: "\n") + "\n").write(to: reportURL, atomically: true, encoding: .utf8)
+
+            for p in report.problems.prefix(10) { print(p) }
+            if report.problems.count > 10 { print("... \(report.problems.count - 10) more in \(reportURL.path)") }
+            print("imported \(report.screens) screens with \(report.boxes) boxes into \(report.shards.count) shard(s) in \(out)")
+            print("vocabulary (\(report.classNames.count) classes): " + zip(report.classNames, report.boxesPerClass).map { "\($0) \($1)" }.joined(separator: ", "))
+            for kind in ImportProblem.Kind.allCases where report.count(kind) > 0 { print("  \(report.count(kind)) x \(kind.rawValue)") }
+            if report.screens == 0 { throw ValidationError("no screen could be imported from \(source)") }
+        }
+    }
+}
