@@ -1,0 +1,144 @@
+import Boxes
+import Foundation
+import Images
+import SeededRandom
+
+/// The augmentations of the input pipeline, each switchable in a run config.
+/// Defaults follow the paper's aim: help the rare UI types (copy-paste,
+/// repeat-factor sampling) and keep geometry honest (no flips by default:
+/// user interfaces are not mirror-symmetric).
+public struct AugmentationOptions: Codable, Equatable, Sendable {
+    /// Photometric jitter: brightness and contrast (fractions), saturation (fraction), hue (fraction of a turn).
+    public var photometric = true
+    public var brightness: Float = 0.2
+    public var contrast: Float = 0.2
+    public var saturation: Float = 0.3
+    public var hue: Float = 0.03
+    /// Scale-and-crop jitter: zoom by a factor in [scaleMin, scaleMax], crop or pad back to size.
+    public var scaleCrop = true
+    public var scaleMin: Float = 0.8
+    public var scaleMax: Float = 1.25
+    /// A box keeps at least this fraction of its area inside the crop, or is dropped.
+    public var minVisibleFraction: Float = 0.5
+    public var horizontalFlip = false
+    /// Copy-paste: up to this many instances of rare classes pasted into free space of each screen.
+    public var copyPaste = true
+    public var copyPasteMaxPerImage = 3
+    /// Repeat-factor sampling threshold t (LVIS): a screen repeats max(1, sqrt(t / f)) times an epoch,
+    /// f the fraction of screens holding its rarest class. nil turns it off. Rare classes (f < t) are
+    /// also the ones copy-paste takes instances of.
+    public var repeatFactorThreshold: Double? = 0.1
+
+    public init() {}
+
+    /// No augmentation at all (validation, benchmarks of the reader alone).
+    public static let none: AugmentationOptions = {
+        var o = AugmentationOptions()
+        o.photometric = false; o.scaleCrop = false; o.horizontalFlip = false; o.copyPaste = false; o.repeatFactorThreshold = nil
+        return o
+    }()
+
+    enum CodingKeys: String, CodingKey {
+        case photometric, brightness, contrast, saturation, hue
+        case scaleCrop = "scale_crop", scaleMin = "scale_min", scaleMax = "scale_max", minVisibleFraction = "min_visible_fraction"
+        case horizontalFlip = "horizontal_flip", copyPaste = "copy_paste", copyPasteMaxPerImage = "copy_paste_max_per_image"
+        case repeatFactorThreshold = "repeat_factor_threshold"
+    }
+}
+
+/// A screen as the pipeline transforms it.
+public struct Sample: Equatable, Sendable {
+    public var image: RGBImage
+    public var boxes: [Box]
+    public var labels: [Int32]
+    public var imageID: String
+}
+
+enum Augment {
+    /// Zooms by `scale` about a random point and crops or pads back to the same size.
+    /// Boxes follow; a box keeping less than `minVisible` of its area is dropped.
+    static func scaleCrop(_ s: inout Sample, scale: Float, minVisible: Float, g: inout SeededGenerator) {
+        let size = s.image.size
+        let scaled = Size(width: max(1, Int((Float(size.width) * scale).rounded())), height: max(1, Int((Float(size.height) * scale).rounded())))
+        let sx = Float(scaled.width) / Float(size.width), sy = Float(scaled.height) / Float(size.height)
+        let resized = s.image.resized(to: scaled)
+        // Offset of the resized image inside the output: negative when cropping, positive when padding.
+        let dx = scaled.width >= size.width ? -g.int(0...(scaled.width - size.width)) : g.int(0...(size.width - scaled.width))
+        let dy = scaled.height >= size.height ? -g.int(0...(scaled.height - size.height)) : g.int(0...(size.height - scaled.height))
+        var out = RGBImage(size: size, fill: RGB(114, 114, 114))
+        out.paste(resized, x: dx, y: dy)
+        var boxes: [Box] = [], labels: [Int32] = []
+        for (b, l) in zip(s.boxes, s.labels) {
+            let moved = b.transformed(scaleX: sx, scaleY: sy, offsetX: Float(dx), offsetY: Float(dy))
+            let kept = moved.clipped(to: size)
+            guard kept.isValid, kept.area >= Double(minVisible) * moved.area else { continue }
+            boxes.append(kept)
+            labels.append(l)
+        }
+        s = Sample(image: out, boxes: boxes, labels: labels, imageID: s.imageID)
+    }
+
+    static func flipHorizontally(_ s: inout Sample) {
+        let w = s.image.width
+        var out = s.image
+        s.image.pixels.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<s.image.height {
+                    for x in 0..<w { for c in 0..<3 { dst[(y * w + x) * 3 + c] = src[(y * w + (w - 1 - x)) * 3 + c] } }
+                }
+            }
+        }
+        s.image = out
+        s.boxes = s.boxes.map { Box(xMin: Float(w) - $0.xMax, yMin: $0.yMin, xMax: Float(w) - $0.xMin, yMax: $0.yMax) }
+    }
+
+    /// Brightness, contrast, saturation and hue jitter in one pass over the pixels.
+    static func photometric(_ s: inout Sample, _ o: AugmentationOptions, g: inout SeededGenerator) {
+        let brightness = 1 + g.uniform(-o.brightness...o.brightness)
+        let contrast = 1 + g.uniform(-o.contrast...o.contrast)
+        let saturation = 1 + g.uniform(-o.saturation...o.saturation)
+        let angle = g.uniform(-o.hue...o.hue) * 2 * .pi
+        // Hue rotation about the grey axis (a rotation in YIQ), folded into one 3x3 matrix.
+        let (c, sn) = (cosf(angle), sinf(angle))
+        let m: [Float] = [
+            0.299 + 0.701 * c + 0.168 * sn, 0.587 - 0.587 * c + 0.330 * sn, 0.114 - 0.114 * c - 0.497 * sn,
+            0.299 - 0.299 * c - 0.328 * sn, 0.587 + 0.413 * c + 0.035 * sn, 0.114 - 0.114 * c + 0.292 * sn,
+            0.299 - 0.300 * c + 1.250 * sn, 0.587 - 0.588 * c - 1.050 * sn, 0.114 + 0.886 * c - 0.203 * sn,
+        ]
+        let n = s.image.width * s.image.height
+        var mean: Float = 0
+        s.image.pixels.withUnsafeBufferPointer { p in
+            for i in 0..<n { mean += 0.299 * Float(p[3 * i]) + 0.587 * Float(p[3 * i + 1]) + 0.114 * Float(p[3 * i + 2]) }
+        }
+        mean /= Float(max(1, n))
+        s.image.pixels.withUnsafeMutableBufferPointer { p in
+            for i in 0..<n {
+                var r = Float(p[3 * i]), gr = Float(p[3 * i + 1]), b = Float(p[3 * i + 2])
+                (r, gr, b) = (m[0] * r + m[1] * gr + m[2] * b, m[3] * r + m[4] * gr + m[5] * b, m[6] * r + m[7] * gr + m[8] * b)
+                let grey = 0.299 * r + 0.587 * gr + 0.114 * b
+                r = grey + (r - grey) * saturation; gr = grey + (gr - grey) * saturation; b = grey + (b - grey) * saturation
+                r = ((r - mean) * contrast + mean) * brightness
+                gr = ((gr - mean) * contrast + mean) * brightness
+                b = ((b - mean) * contrast + mean) * brightness
+                p[3 * i] = UInt8(max(0, min(255, r.rounded())))
+                p[3 * i + 1] = UInt8(max(0, min(255, gr.rounded())))
+                p[3 * i + 2] = UInt8(max(0, min(255, b.rounded())))
+            }
+        }
+    }
+
+    /// Pastes `patch` (an instance of class `label`) at a random place that overlaps no existing box.
+    static func paste(_ patch: RGBImage, label: Int32, into s: inout Sample, g: inout SeededGenerator) {
+        let w = patch.width, h = patch.height
+        guard w >= 2, h >= 2, w < s.image.width, h < s.image.height else { return }
+        for _ in 0..<12 {
+            let x = g.int(0...(s.image.width - w)), y = g.int(0...(s.image.height - h))
+            let box = Box(xMin: Float(x), yMin: Float(y), xMax: Float(x + w), yMax: Float(y + h))
+            if s.boxes.contains(where: { $0.intersectionArea(box) > 0 }) { continue }
+            s.image.paste(patch, x: x, y: y)
+            s.boxes.append(box)
+            s.labels.append(label)
+            return
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Boxes
+import Foundation
+import Images
+import SeededRandom
+
+/// A batch of screens ready for a network: pixels as floats, NHWC, scaled to
+/// [-1, 1] by x / 127.5 - 1, with each screen's boxes and labels.
+public struct Batch: Sendable {
+    public var size: Size
+    public var count: Int
+    /// count x height x width x 3 floats.
+    public var pixels: [Float]
+    public var boxes: [[Box]]
+    public var labels: [[Int32]]
+    public var imageIDs: [String]
+    /// Position of the batch in the stream (0, 1, ...).
+    public var index: Int
+}
+
+/// Screens from shards, sampled, augmented and batched on background threads.
+///
+/// Epoch e visits the screens in an order fixed by (seed, e): each screen
+/// repeated by its repeat factor (stochastically rounded), then shuffled.
+/// Sample k of the stream is augmented with a generator seeded by (seed, k),
+/// so the stream is identical for any number of workers. A producer thread
+/// keeps at most `prefetch` batches ready; images are read from the shards as
+/// needed, so memory stays bounded whatever the data set's size.
+public final class InputPipeline {
+    public let set: ShardSet
+    public let batchSize: Int
+    public let seed: UInt64
+    public let options: AugmentationOptions
+    public let workers: Int
+    public let prefetch: Int
+    /// Per screen of the set, its repeat factor r = max(1, sqrt(t / f)) (1 without repeat-factor sampling).
+    public let repeatFactors: [Double]
+    /// Classes rare enough for copy-paste, and the instances (screen, box row) of them.
+    public let rareClasses: Set<Int32>
+    private let rareInstances: [(screen: Int, row: Int)]
+
+    private var queue: [Result<Batch, Error>] = []
+    private let condition = NSCondition()
+    private var producer: Thread?
+    private var stopped = false
+    private var nextToTake = 0
+
+    public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true) {
+        precondition(batchSize >= 1 && workers >= 1 && prefetch >= 1)
+        self.set = set
+        self.batchSize = batchSize
+        self.seed = seed
+        self.options = options
+        self.workers = workers
+        self.prefetch = prefetch
+        self.shuffle = shuffle
+        let (factors, rare) = Self.repeatFactors(set, threshold: options.repeatFactorThreshold)
+        repeatFactors = factors
+        rareClasses = rare
+        var instances: [(Int, Int)] = []
+        if options.copyPaste && !rare.isEmpty {
+            for i in 0..<set.count {
+                let (k, local) = set.locate(i)
+                let r = set.readers[k]
+                for row in r.boxRange(local) where rare.contains(r.labels[row]) { instances.append((i, row)) }
+            }
+        }
+        rareInstances = instances
+    }
+
+    private let shuffle: Bool
+
+    deinit { stop() }
+
+    /// LVIS repeat factors: f_c = fraction of screens holding class c; a screen's factor is the
+    /// largest max(1, sqrt(t / f_c)) over its classes. Classes with f_c < t are the rare ones.
+    static func repeatFactors(_ set: ShardSet, threshold: Double?) -> ([Double], Set<Int32>) {
+        guard let t = threshold, set.count > 0 else { return ([Double](repeating: 1, count: set.count), []) }
+        var classesOf: [Set<Int32>] = []
+        var screensWith = [Int](repeating: 0, count: set.classNames.count)
+        for r in set.readers {
+            for i in 0..<r.count {
+                let c = Set(r.labels[r.boxRange(i)])
+                classesOf.append(c)
+                for k in c { screensWith[Int(k)] += 1 }
+            }
+        }
+        let n = Double(set.count)
+        let classFactor = screensWith.map { $0 > 0 ? max(1, (t / (Double($0) / n)).squareRoot()) : 1 }
+        let rare = Set(screensWith.indices.filter { screensWith[$0] > 0 && Double(screensWith[$0]) / n < t }.map { Int32($0) })
+        return (classesOf.map { c in c.map { classFactor[Int($0)] }.max() ?? 1 }, rare)
+    }
+
+    /// The screens epoch `epoch` visits, in order.
+    public func epochOrder(_ epoch: Int) -> [Int] {
+        var g = SeededGenerator(seed: seed ^ 0xE90C, index: UInt64(epoch))
+        var order: [Int] = []
+        for (i, r) in repeatFactors.enumerated() {
+            let whole = Int(r.rounded(.down))
+            let extra = g.nextUnitDouble() < r - Double(whole) ? 1 : 0
+            order += [Int](repeating: i, count: whole + extra)
+        }
+        if shuffle { for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, Int(g.next() % UInt64(i + 1))) } }
+        return order
+    }
+
+    /// The next batch, waiting for the producer if needed. Batches run on across epochs without end.
+    public func next() throws -> Batch {
+        startIfNeeded()
+        condition.lock()
+        while queue.isEmpty { condition.wait() }
+        let item = queue.removeFirst()
+        condition.signal()
+        condition.unlock()
+        nextToTake += 1
+        return try item.get()
+    }
+
+    /// Stops the producer thread.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func startIfNeeded() {
+        guard producer == nil else { return }
+        let thread = Thread { [weak self] in self?.produce() }
+        thread.name = "uidetect.input-pipeline"
+        producer = thread
+        thread.start()
+    }
+
+    private func produce() {
+        var epoch = 0
+        var order = epochOrder(0)
+        var position = 0
+        var sampleIndex = 0
+        var batchIndex = 0
+        while true {
+            var picks: [Int] = []
+            while picks.count < batchSize {
+                if position == order.count {
+                    epoch += 1; order = epochOrder(epoch); position = 0
+                    if order.isEmpty { break }
+                }
+                picks.append(order[position]); position += 1
+            }
+            let result = Result { try makeBatch(picks, firstSample: sampleIndex, index: batchIndex) }
+            sampleIndex += picks.count
+            batchIndex += 1
+            condition.lock()
+            while queue.count >= prefetch && !stopped { condition.wait() }
+            if stopped { condition.unlock(); return }
+            queue.append(result)
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Prepares the screens `picks` (samples firstSample...) on the workers and packs them.
+    func makeBatch(_ picks: [Int], firstSample: Int, index: Int) throws -> Batch {
+        var samples = [Result<Sample, Error>?](repeating: nil, count: picks.count)
+        samples.withUnsafeMutableBufferPointer { slots in
+            let slots = slots
+            DispatchQueue.concurrentPerform(iterations: min(workers, picks.count)) { w in
+                for k in stride(from: w, to: picks.count, by: workers) {
+                    slots[k] = Result { try self.sample(picks[k], stream: firstSample + k) }
+                }
+            }
+        }
+        let prepared = try samples.map { try $0!.get() }
+        let size = prepared[0].image.size
+        let per = size.width * size.height * 3
+        var pixels = [Float](repeating: 0, count: per * prepared.count)
+        pixels.withUnsafeMutableBufferPointer { out in
+            for (k, s) in prepared.enumerated() {
+                s.image.pixels.withUnsafeBufferPointer { p in
+                    for i in 0..<per { out[k * per + i] = Float(p[i]) * (1 / 127.5) - 1 }
+                }
+            }
+        }
+        return Batch(size: size, count: prepared.count, pixels: pixels, boxes: prepared.map(\.boxes), labels: prepared.map(\.labels),
+                     imageIDs: prepared.map(\.imageID), index: index)
+    }
+
+    /// Screen `screen` as sample `stream` of the stream: read and augmented.
+    public func sample(_ screen: Int, stream: Int) throws -> Sample {
+        var g = SeededGenerator(seed: seed, index: UInt64(stream))
+        let record = try set.record(at: screen)
+        guard let image = record.image else { throw ShardError.missing(path: set.readers[set.locate(screen).shard].url.path, name: "dataset images") }
+        var s = Sample(image: image, boxes: record.boxes, labels: record.labels, imageID: record.imageID)
+        if options.copyPaste && !rareInstances.isEmpty {
+            for _ in 0..<g.int(0...options.copyPasteMaxPerImage) {
+                let (source, row) = rareInstances[Int(g.next() % UInt64(rareInstances.count))]
+                guard source != screen else { continue }
+                let (k, local) = set.locate(source)
+                let b = set.readers[k].boxes[row]
+                let donor = try set.readers[k].image(at: local)
+                let patch = donor.cropped(x0: Int(b.xMin.rounded(.down)), y0: Int(b.yMin.rounded(.down)), x1: Int(b.xMax.rounded(.up)), y1: Int(b.yMax.rounded(.up)))
+                Augment.paste(patch, label: set.readers[k].labels[row], into: &s, g: &g)
+            }
+        }
+        if options.scaleCrop { Augment.scaleCrop(&s, scale: g.uniform(options.scaleMin...options.scaleMax), minVisible: options.minVisibleFraction, g: &g) }
+        if options.horizontalFlip && g.chance(0.5) { Augment.flipHorizontally(&s) }
+        if options.photometric { Augment.photometric(&s, options, g: &g) }
+        return s
+    }
+}
