@@ -44,7 +44,7 @@ let package = Package(
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
-        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS"], swiftSettings: hotLoopFlags),
+        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis"], swiftSettings: hotLoopFlags),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",

@@ -6,12 +6,18 @@ import Foundation
 /// Every failure becomes an `HDF5Failure` naming the object and what was asked;
 /// the shard code turns it into a `ShardError` naming the file and dataset.
 enum HDF5 {
-    /// Silences HDF5's own error printing once; failures are reported by return codes.
+    /// Starts the library once; failures are reported by return codes.
     static let initialized: Bool = {
         H5open()
-        H5Eset_auto2(hid_t(H5E_DEFAULT), nil, nil)
         return true
     }()
+
+    /// Silences HDF5's own error printing on the calling thread: in a thread-safe
+    /// build that setting is per thread, so every entry point calls this.
+    static func silence() {
+        _ = initialized
+        H5Eset_auto2(hid_t(H5E_DEFAULT), nil, nil)
+    }
 
     /// An open HDF5 object (file, dataset, dataspace, type, property list, attribute).
     final class Handle {
@@ -32,12 +38,12 @@ enum HDF5 {
     // MARK: files
 
     static func openFile(_ path: String) throws -> Handle {
-        _ = initialized
+        silence()
         return try Handle(H5Fopen(path, 0x0000 /* H5F_ACC_RDONLY */, hid_t(H5P_DEFAULT)), what: "open the file", close: H5Fclose)
     }
 
     static func createFile(_ path: String) throws -> Handle {
-        _ = initialized
+        silence()
         let fapl = try Handle(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g), what: "make file access properties", close: H5Pclose)
         // v1.8+ object headers carry checksums, so corrupted metadata is detected on read.
         try check(H5Pset_libver_bounds(fapl.id, H5F_LIBVER_V18, H5F_LIBVER_V110), "set format bounds")
@@ -85,6 +91,7 @@ enum HDF5 {
     /// Reads `count` consecutive rows starting at `start` along the first axis of a
     /// dataset whose rows hold `rowElements` uint8 values each.
     static func readRows(_ dataset: Handle, dims: [Int], start: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws {
+        silence()
         let space = try Handle(H5Dget_space(dataset.id), what: "get the dataspace", close: H5Sclose)
         var offset = [hsize_t](repeating: 0, count: dims.count)
         offset[0] = hsize_t(start)

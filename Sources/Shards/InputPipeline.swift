@@ -25,6 +25,7 @@ public struct Batch: Sendable {
 /// so the stream is identical for any number of workers. A producer thread
 /// keeps at most `prefetch` batches ready; images are read from the shards as
 /// needed, so memory stays bounded whatever the data set's size.
+/// Call `stop()` when done: the producer thread holds the pipeline until then.
 public final class InputPipeline {
     public let set: ShardSet
     public let batchSize: Int
@@ -42,6 +43,7 @@ public final class InputPipeline {
     private let condition = NSCondition()
     private var producer: Thread?
     private var stopped = false
+    private var producerFinished = false
     private var nextToTake = 0
 
     public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true) {
@@ -69,7 +71,6 @@ public final class InputPipeline {
 
     private let shuffle: Bool
 
-    deinit { stop() }
 
     /// LVIS repeat factors: f_c = fraction of screens holding class c; a screen's factor is the
     /// largest max(1, sqrt(t / f_c)) over its classes. Classes with f_c < t are the rare ones.
@@ -115,29 +116,41 @@ public final class InputPipeline {
         return try item.get()
     }
 
-    /// Stops the producer thread.
+    /// Stops the producer thread and waits until it has finished the batch it was preparing.
     public func stop() {
         condition.lock()
         stopped = true
         condition.broadcast()
+        while producer != nil && !producerFinished { condition.wait() }
         condition.unlock()
     }
 
     private func startIfNeeded() {
         guard producer == nil else { return }
-        let thread = Thread { [weak self] in self?.produce() }
+        // The thread keeps the pipeline alive until stop(): call stop() when done with it.
+        let thread = Thread { self.produce() }
         thread.name = "uidetect.input-pipeline"
         producer = thread
         thread.start()
     }
 
     private func produce() {
+        defer {
+            condition.lock()
+            producerFinished = true
+            condition.broadcast()
+            condition.unlock()
+        }
         var epoch = 0
         var order = epochOrder(0)
         var position = 0
         var sampleIndex = 0
         var batchIndex = 0
         while true {
+            condition.lock()
+            let halt = stopped
+            condition.unlock()
+            if halt { return }
             var picks: [Int] = []
             while picks.count < batchSize {
                 if position == order.count {

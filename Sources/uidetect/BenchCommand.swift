@@ -5,7 +5,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed on this machine.",
-        subcommands: [BenchEngine.self])
+        subcommands: [BenchEngine.self, BenchData.self])
 }
 
 struct BenchEngine: ParsableCommand {
@@ -83,5 +83,45 @@ enum BenchTables {
             i < 2 ? cw.0.padding(toLength: cw.1, withPad: " ", startingAt: 0)
                   : String(repeating: " ", count: max(0, cw.1 - cw.0.count)) + cw.0
         }.joined(separator: " ")
+    }
+}
+
+struct BenchData: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "data",
+        abstract: "Screens per second the input pipeline delivers with all augmentations on, against reading alone.",
+        discussion: "Without --data, synthesizes 400 default screens into a temporary folder first.")
+
+    @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Shards, folders or globs to read (default: fresh synthetic screens).")
+    var data: [String] = []
+    @Option(help: "Worker threads preparing screens (1 = one core).") var workers: Int = 1
+    @Option(help: "Screens per batch.") var batchSize: Int = 8
+    @Option(help: "Batches timed per run.") var batches: Int = 30
+    @Option(help: "Runs; the median is reported.") var runs: Int = 3
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func validate() throws {
+        for (name, v) in [("--workers", workers), ("--batch-size", batchSize), ("--batches", batches), ("--runs", runs)] where v < 1 {
+            throw ValidationError("\(name) must be at least 1, got \(v)")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let progress = ProgressLine(enabled: !json)
+            let report = try DataBenchmark(shards: data.isEmpty ? nil : data, workers: workers, batchSize: batchSize, batches: batches, runs: runs)
+                .run { progress.update($0) }
+            progress.finish()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(String(format: "input pipeline, %d worker(s), batches of %d, %d screens of %@, median of %d runs",
+                             report.workers, report.batchSize, report.screens, report.size, report.runs))
+                print(String(format: "  all augmentations:  %.0f screens/s", report.augmentedScreensPerSecond))
+                print(String(format: "  reading only:       %.0f screens/s (reference, same run)", report.readOnlyScreensPerSecond))
+            }
+        }
     }
 }

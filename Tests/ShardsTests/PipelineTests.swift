@@ -99,7 +99,9 @@ final class PipelineTests: XCTestCase {
         let one = try batches(workers: 1, seed: 7)
         XCTAssertEqual(one, try batches(workers: 2, seed: 7))
         XCTAssertNotEqual(one, try batches(workers: 2, seed: 8))
-        let b = try InputPipeline(set: set, batchSize: 4, seed: 7, options: options).next()
+        let p = InputPipeline(set: set, batchSize: 4, seed: 7, options: options)
+        defer { p.stop() }
+        let b = try p.next()
         XCTAssertEqual(b.count, 4)
         XCTAssertEqual(b.pixels.count, 4 * 32 * 64 * 3)
         XCTAssertTrue(b.pixels.allSatisfy { $0 >= -1 && $0 <= 1 })
