@@ -47,7 +47,10 @@ enum HDF5 {
         let fapl = try Handle(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g), what: "make file access properties", close: H5Pclose)
         // v1.8+ object headers carry checksums, so corrupted metadata is detected on read.
         try check(H5Pset_libver_bounds(fapl.id, H5F_LIBVER_V18, H5F_LIBVER_V110), "set format bounds")
-        return try Handle(H5Fcreate(path, 0x0002 /* H5F_ACC_TRUNC */, hid_t(H5P_DEFAULT), fapl.id), what: "create the file", close: H5Fclose)
+        // No modification times in object headers: the same data must give the same bytes.
+        let fcpl = try Handle(H5Pcreate(H5P_CLS_FILE_CREATE_ID_g), what: "make file creation properties", close: H5Pclose)
+        try check(H5Pset_obj_track_times(fcpl.id, false), "turn off time tracking")
+        return try Handle(H5Fcreate(path, 0x0002 /* H5F_ACC_TRUNC */, fcpl.id, fapl.id), what: "create the file", close: H5Fclose)
     }
 
     // MARK: datasets
@@ -204,6 +207,7 @@ enum HDF5 {
         if extendible { maximum[0] = hsize_t.max }  // H5S_UNLIMITED
         let space = try Handle(H5Screate_simple(Int32(dims.count), &current, &maximum), what: "make the space of '\(name)'", close: H5Sclose)
         let dcpl = try Handle(H5Pcreate(H5P_CLS_DATASET_CREATE_ID_g), what: "make dataset properties", close: H5Pclose)
+        try check(H5Pset_obj_track_times(dcpl.id, false), "turn off time tracking")
         if let chunk {
             try check(H5Pset_chunk(dcpl.id, Int32(chunk.count), chunk.map { hsize_t($0) }), "chunk '\(name)'")
             // Checksums on every chunk: a flipped byte is an error on read, never silent garbage.

@@ -1,29 +1,36 @@
 import Foundation
 import XCTest
 
-/// Runs the built `uidetect` and reads what it prints.
-final class CommandLineTests: XCTestCase {
-    struct Run { let status: Int32; let stdout: String; let stderr: String }
+/// What a run of the built `uidetect` printed.
+struct CLIRun { let status: Int32; let stdout: String; let stderr: String }
 
-    func uidetect(_ arguments: [String]) throws -> Run {
-        let candidates = [Bundle.main.bundleURL, Bundle(for: Self.self).bundleURL.deletingLastPathComponent()]
-        guard let binary = candidates.map({ $0.appendingPathComponent("uidetect") })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("uidetect binary not found next to the test bundle")
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+/// Runs the built `uidetect` (next to the test bundle) and reads what it prints.
+func runUIDetect(_ arguments: [String]) throws -> CLIRun {
+    let candidates = [Bundle.main.bundleURL, Bundle(for: CommandLineTests.self).bundleURL.deletingLastPathComponent()]
+    guard let binary = candidates.map({ $0.appendingPathComponent("uidetect") })
+        .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw XCTSkip("uidetect binary not found next to the test bundle")
     }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes while the process runs, so a full pipe never blocks it.
+    var stderrData = Data()
+    let reader = Thread { stderrData = err.fileHandleForReading.readDataToEndOfFile() }
+    reader.start()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+    return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                  stderr: String(decoding: stderrData, as: UTF8.self))
+}
+
+final class CommandLineTests: XCTestCase {
+    func uidetect(_ arguments: [String]) throws -> CLIRun { try runUIDetect(arguments) }
 
     func testHelpListsExactlyTheCommandsThatExist() throws {
         let run = try uidetect(["--help"])
@@ -59,5 +66,63 @@ final class CommandLineTests: XCTestCase {
         let threads = try uidetect(["selfcheck", "--threads", "0"])
         XCTAssertNotEqual(threads.status, 0)
         XCTAssertTrue(threads.stderr.contains("--threads must be at least 1"), threads.stderr)
+    }
+}
+
+/// The data commands end to end, as a newcomer would run them.
+final class DataCommandLineTests: XCTestCase {
+    func uidetect(_ arguments: [String]) throws -> CLIRun { try runUIDetect(arguments) }
+
+    func testSynthShowStatsSplitAndImport() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-cli-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let synth = try uidetect(["synth", "--count", "24", "--size", "128x256", "--seed", "3", "--out", dir.appendingPathComponent("syn").path, "--shard-size", "10"])
+        XCTAssertEqual(synth.status, 0, synth.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("syn").path).sorted(),
+                       ["synth-00000.h5", "synth-00001.h5", "synth-00002.h5"])
+        let again = try uidetect(["synth", "--count", "2", "--out", dir.appendingPathComponent("syn").path])
+        XCTAssertNotEqual(again.status, 0, "existing shards must not be overwritten")
+
+        let show = try uidetect(["show", dir.appendingPathComponent("syn/synth-00001.h5").path, "--index", "3", "--out", dir.appendingPathComponent("s.png").path])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.png").path))
+
+        let stats = try uidetect(["stats", dir.appendingPathComponent("syn").path, "--json"])
+        XCTAssertEqual(stats.status, 0, stats.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["images"] as? Int, 24)
+        XCTAssertGreaterThan(object?["boxes"] as? Int ?? 0, 100)
+        XCTAssertEqual((object?["classes"] as? [String: Int])?.count, 13)
+
+        let split = try uidetect(["split", dir.appendingPathComponent("syn").path, "--out", dir.appendingPathComponent("parts").path, "--seed", "1"])
+        XCTAssertEqual(split.status, 0, split.stderr)
+        XCTAssertTrue(split.stdout.contains("largest gap"))
+        let train = try uidetect(["stats", dir.appendingPathComponent("parts/train").path, "--json"])
+        let trainImages = (try JSONSerialization.jsonObject(with: Data(train.stdout.utf8)) as? [String: Any])?["images"] as? Int ?? 0
+        XCTAssertGreaterThan(trainImages, 12)
+
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../ImportersTests/Fixtures").standardized
+        let coco = try uidetect(["import", "coco", fixtures.appendingPathComponent("coco/instances.json").path, "--images",
+                                 fixtures.appendingPathComponent("coco/images").path, "--out", dir.appendingPathComponent("coco").path])
+        XCTAssertEqual(coco.status, 0, coco.stderr)
+        XCTAssertTrue(coco.stdout.contains("imported 2 screens"), coco.stdout)
+        XCTAssertTrue(coco.stdout.contains("1 x degenerate box"), coco.stdout)
+        let report = try String(contentsOf: dir.appendingPathComponent("coco/import-report.txt"), encoding: .utf8)
+        XCTAssertTrue(report.contains("b.png: box outside the image, dropped"), report)
+        let voc = try uidetect(["import", "voc", fixtures.appendingPathComponent("voc").path, "--out", dir.appendingPathComponent("voc").path])
+        XCTAssertEqual(voc.status, 0, voc.stderr)
+    }
+
+    func testStatsRefusesADamagedShardNamingIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-cli-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        _ = try uidetect(["synth", "--count", "3", "--size", "64x128", "--out", dir.path])
+        let shard = dir.appendingPathComponent("synth-00000.h5")
+        var bytes = try Data(contentsOf: shard)
+        bytes = bytes.prefix(bytes.count / 2)
+        try bytes.write(to: shard)
+        let run = try uidetect(["stats", dir.path])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.stderr.contains("synth-00000.h5"), run.stderr)
     }
 }
