@@ -43,13 +43,15 @@ let package = Package(
         .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom"], swiftSettings: hotLoopFlags),
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
+        // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
+        .target(name: "Evaluation", dependencies: ["Boxes", "Shards"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
         .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis"], swiftSettings: hotLoopFlags),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Boxes", "Images", "Shards", "Synthesis", "Importers",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -60,6 +62,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),

@@ -19,12 +19,14 @@ func runUIDetect(_ arguments: [String]) throws -> CLIRun {
     process.standardError = err
     try process.run()
     // Read both pipes while the process runs, so a full pipe never blocks it.
-    var stderrData = Data()
-    let reader = Thread { stderrData = err.fileHandleForReading.readDataToEndOfFile() }
+    final class Box: @unchecked Sendable { var data = Data() }
+    let stderrBox = Box()
+    let reader = Thread { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile() }
     reader.start()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+    let stderrData = stderrBox.data
     return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                   stderr: String(decoding: stderrData, as: UTF8.self))
 }
@@ -41,7 +43,7 @@ final class CommandLineTests: XCTestCase {
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
             return String(word)
         }
-        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "selfcheck", "bench"])
+        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "evaluate", "selfcheck", "bench"])
     }
 
     func testSelfCheckPasses() throws {

@@ -1,0 +1,154 @@
+import Boxes
+import Foundation
+import Shards
+
+/// A detection: image, class (index into the evaluation's vocabulary), score, box.
+public struct Detection: Equatable, Sendable {
+    public var imageID: String
+    public var label: Int
+    public var score: Double
+    public var box: Box
+    public init(imageID: String, label: Int, score: Double, box: Box) {
+        self.imageID = imageID
+        self.label = label
+        self.score = score
+        self.box = box
+    }
+}
+
+/// The ground truth of one screen.
+public struct GroundTruthImage: Equatable, Sendable {
+    public var imageID: String
+    public var boxes: [Box]
+    public var labels: [Int]
+    public init(imageID: String, boxes: [Box], labels: [Int]) {
+        self.imageID = imageID
+        self.boxes = boxes
+        self.labels = labels
+    }
+}
+
+/// Everything an evaluation reads: the vocabulary, the ground truth and the detections.
+public struct EvaluationInput {
+    public var classNames: [String]
+    public var images: [GroundTruthImage]
+    /// In input order (ties in score keep it).
+    public var detections: [Detection]
+
+    public init(classNames: [String], images: [GroundTruthImage], detections: [Detection]) {
+        self.classNames = classNames
+        self.images = images
+        self.detections = detections
+    }
+}
+
+/// Bad evaluation input, naming the file and the position of the offending record.
+public struct EvaluationInputError: Error, CustomStringConvertible, Equatable {
+    public let path: String
+    public let position: String
+    public let problem: String
+    public init(path: String, position: String, problem: String) {
+        self.path = path
+        self.position = position
+        self.problem = problem
+    }
+    public var description: String { "\(path): \(position): \(problem)" }
+}
+
+/// Loads ground truth and detections, renaming through a class map if given.
+public enum EvaluationLoader {
+    /// Ground truth from shards. With a class map, boxes are renamed through its `source` section
+    /// onto its common classes and boxes of unmapped classes are dropped.
+    public static func groundTruth(_ set: ShardSet, classMap: ClassMap?) -> (classNames: [String], images: [GroundTruthImage]) {
+        let names = classMap?.commonClasses ?? set.classNames
+        let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        // Source label -> evaluation label (nil: dropped).
+        let mapping: [Int?] = set.classNames.map { name in classMap.map { $0.map(name, from: .source).flatMap { index[$0] } } ?? index[name] }
+        var images: [GroundTruthImage] = []
+        for r in set.readers {
+            for i in 0..<r.count {
+                var boxes: [Box] = [], labels: [Int] = []
+                for row in r.boxRange(i) {
+                    guard let l = mapping[Int(r.labels[row])] else { continue }
+                    boxes.append(r.boxes[row])
+                    labels.append(l)
+                }
+                images.append(GroundTruthImage(imageID: r.imageIDs[i], boxes: boxes, labels: labels))
+            }
+        }
+        return (names, images)
+    }
+
+    /// Detections from JSON: `[{"image_id", "class", "score", "box": [x_min, y_min, x_max, y_max]}]`.
+    ///
+    /// `class` is a name or an integer index. Without a class map, names and indices refer to the
+    /// evaluation vocabulary. With one, they are the detector's classes: names are renamed through its
+    /// `default_vocabulary` section (unmapped ones dropped) and indices refer to the 13 default classes.
+    public static func detectionsJSON(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
+        let path = url.path
+        guard let data = try? Data(contentsOf: url) else { throw EvaluationInputError(path: path, position: "file", problem: "cannot read the file") }
+        guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
+            throw EvaluationInputError(path: path, position: "file", problem: "the file is empty")
+        }
+        let index = Dictionary(uniqueKeysWithValues: classNames.enumerated().map { ($1, $0) })
+        var out: [Detection] = []
+        var parser = DetectionJSONParser(data)
+        do {
+            try parser.parse { i, d in
+                func fail(_ problem: String) -> EvaluationInputError { EvaluationInputError(path: path, position: "detection \(i)", problem: problem) }
+                guard let image = d.imageID else { throw fail("missing 'image_id'") }
+                guard imageIDs.contains(image) else { throw fail("image_id '\(image)' is not in the ground truth") }
+                guard let score = d.score else { throw fail("missing 'score'") }
+                guard score.isFinite else { throw fail("score \(score) is not finite") }
+                guard let v = d.box, v.count == 4 else { throw fail("'box' must be 4 numbers [x_min, y_min, x_max, y_max]") }
+                guard v.allSatisfy(\.isFinite) else { throw fail("box \(v) is not finite") }
+                let box = Box(xMin: Float(v[0]), yMin: Float(v[1]), xMax: Float(v[2]), yMax: Float(v[3]))
+                var name: String
+                if let s = d.className {
+                    name = s
+                } else if let n = d.classIndex, n == n.rounded(), abs(n) < 1e9 {
+                    let vocabulary = classMap == nil ? classNames : defaultClassNames
+                    guard n >= 0 && Int(n) < vocabulary.count else { throw fail("class index \(Int(n)) is outside 0..<\(vocabulary.count)") }
+                    name = vocabulary[Int(n)]
+                } else {
+                    throw fail("missing 'class' (a name or an integer index)")
+                }
+                if let map = classMap {
+                    guard defaultClassNames.contains(name) || map.commonClasses.contains(name) else { throw fail("unknown class '\(name)'") }
+                    guard let mapped = map.map(name, from: .defaultVocabulary) else { return }
+                    name = mapped
+                }
+                guard let label = index[name] else { throw fail("unknown class '\(name)' (vocabulary: \(classNames.joined(separator: ", ")))") }
+                out.append(Detection(imageID: image, label: label, score: score, box: box))
+            }
+        } catch DetectionJSONParser.Failure.syntax(let offset, let record, let problem) {
+            throw EvaluationInputError(path: path, position: record.map { "detection \($0) (byte \(offset))" } ?? "byte \(offset)", problem: problem)
+        }
+        return out
+    }
+
+    /// Detections from a detection shard (boxes with `scores`); its vocabulary must match, unless a class map renames it.
+    public static func detectionsShard(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
+        let r = try ShardReader(url: url)
+        guard let scores = r.scores else { throw EvaluationInputError(path: url.path, position: "dataset scores", problem: "missing: not a detection shard") }
+        let index = Dictionary(uniqueKeysWithValues: classNames.enumerated().map { ($1, $0) })
+        let mapping: [Int?] = try r.classNames.map { name in
+            if let map = classMap { return map.map(name, from: .defaultVocabulary).flatMap { index[$0] } }
+            guard let i = index[name] else {
+                throw EvaluationInputError(path: url.path, position: "attribute class_names", problem: "class '\(name)' is not in the ground truth's vocabulary \(classNames)")
+            }
+            return i
+        }
+        var out: [Detection] = []
+        for i in 0..<r.count {
+            guard imageIDs.contains(r.imageIDs[i]) else {
+                throw EvaluationInputError(path: url.path, position: "image_ids entry \(i)", problem: "image_id '\(r.imageIDs[i])' is not in the ground truth")
+            }
+            for row in r.boxRange(i) {
+                guard let l = mapping[Int(r.labels[row])] else { continue }
+                out.append(Detection(imageID: r.imageIDs[i], label: l, score: Double(scores[row]), box: r.boxes[row]))
+            }
+        }
+        return out
+    }
+}

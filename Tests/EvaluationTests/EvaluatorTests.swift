@@ -1,0 +1,176 @@
+import Boxes
+import Evaluation
+import Foundation
+import XCTest
+
+func box(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Box { Box(xMin: a, yMin: b, xMax: c, yMax: d) }
+
+final class EvaluatorTests: XCTestCase {
+    /// Class 0: three boxes on two images; detections TP, FP, TP, FP in score order.
+    func handCase() -> EvaluationInput {
+        EvaluationInput(
+            classNames: ["a", "b"],
+            images: [GroundTruthImage(imageID: "i1", boxes: [box(0, 0, 10, 10), box(20, 20, 30, 30)], labels: [0, 0]),
+                     GroundTruthImage(imageID: "i2", boxes: [box(0, 0, 10, 10)], labels: [0])],
+            detections: [Detection(imageID: "i1", label: 0, score: 0.9, box: box(0, 0, 10, 10)),
+                         Detection(imageID: "i2", label: 0, score: 0.8, box: box(50, 50, 60, 60)),
+                         Detection(imageID: "i2", label: 0, score: 0.7, box: box(0, 0, 10, 11)),
+                         Detection(imageID: "i1", label: 0, score: 0.6, box: box(40, 0, 45, 5))])
+    }
+
+    func testEachInterpolationByHand() {
+        // Curve (P, R): (1, 1/3) (1/2, 1/3) (2/3, 2/3) (1/2, 2/3); interpolated P: 1, 2/3, 2/3, 1/2.
+        let ap = { (i: Interpolation) in Evaluator(interpolation: i).evaluate(self.handCase()).classes[0].ap50! }
+        XCTAssertEqual(ap(.allPoint), 1.0 / 3 + (1.0 / 3) * (2.0 / 3), accuracy: 1e-12)   // 5/9
+        XCTAssertEqual(ap(.coco101), (34 + 33 * 2.0 / 3) / 101, accuracy: 1e-12)           // r_0..r_33 reach 1/3, r_34..r_66 reach 2/3
+        XCTAssertEqual(ap(.voc11), (4 + 3 * 2.0 / 3) / 11, accuracy: 1e-12)                // 0, .1, .2, .3 -> 1; .4, .5, .6 -> 2/3
+        let r = Evaluator().evaluate(handCase())
+        XCTAssertEqual(r.classes[0].curve.map(\.tp), [1, 1, 2, 2])
+        XCTAssertEqual(r.classes[0].curve.map(\.fp), [0, 1, 1, 2])
+        XCTAssertNil(r.classes[1].ap50, "a class without ground truth has no AP")
+        XCTAssertEqual(r.map50!, 5.0 / 9, accuracy: 1e-12, "the mean leaves out classes without ground truth")
+    }
+
+    func testCoco101ThresholdsAreLinspaceValues() {
+        // Recall exactly 0.35 does not reach r_35 = 0.35000000000000003.
+        var images: [GroundTruthImage] = []
+        var dets: [Detection] = []
+        for i in 0..<20 {
+            images.append(GroundTruthImage(imageID: "\(i)", boxes: [box(0, 0, 10, 10)], labels: [0]))
+            if i < 7 { dets.append(Detection(imageID: "\(i)", label: 0, score: 1 - Double(i) * 0.01, box: box(0, 0, 10, 10))) }
+        }
+        let ap = Evaluator(interpolation: .coco101).evaluate(EvaluationInput(classNames: ["a"], images: images, detections: dets)).classes[0].ap50!
+        XCTAssertEqual(ap, 35.0 / 101, accuracy: 1e-12)  // r_0 ... r_34 only
+    }
+
+    func testTiesKeepInputOrder() {
+        // Two detections of equal score on one box: the first in input order takes it.
+        let input = EvaluationInput(classNames: ["a"], images: [GroundTruthImage(imageID: "x", boxes: [box(0, 0, 10, 10)], labels: [0])],
+                                    detections: [Detection(imageID: "x", label: 0, score: 0.5, box: box(0, 0, 10, 20)),   // IoU 0.5
+                                                 Detection(imageID: "x", label: 0, score: 0.5, box: box(0, 0, 10, 10))])  // IoU 1
+        let c = Evaluator().evaluate(input).classes[0]
+        XCTAssertEqual(c.curve.map(\.tp), [1, 1])
+        XCTAssertEqual(c.ap50!, 1, accuracy: 1e-12)
+    }
+
+    func testADetectionWhoseBestBoxIsTakenTakesTheNextOne() {
+        let gt = GroundTruthImage(imageID: "x", boxes: [box(0, 0, 10, 10), box(2, 0, 12, 10)], labels: [0, 0])
+        let input = EvaluationInput(classNames: ["a"], images: [gt],
+                                    detections: [Detection(imageID: "x", label: 0, score: 0.9, box: box(0, 0, 10, 10)),
+                                                 Detection(imageID: "x", label: 0, score: 0.8, box: box(0, 0, 10, 10))])
+        // The second's best box (IoU 1) is taken; the other has IoU 80/120 >= 0.5: a true positive.
+        XCTAssertEqual(Evaluator().evaluate(input).classes[0].curve.map(\.tp), [1, 2])
+    }
+
+    func testIoUOfExactlyOneHalfMatchesAndNoDetectionsGiveZero() {
+        let input = EvaluationInput(classNames: ["a", "b"],
+                                    images: [GroundTruthImage(imageID: "x", boxes: [box(0, 0, 2, 1), box(5, 5, 6, 6)], labels: [0, 1])],
+                                    detections: [Detection(imageID: "x", label: 0, score: 0.3, box: box(0, 0, 1, 1))])
+        let r = Evaluator().evaluate(input)
+        XCTAssertEqual(r.classes[0].ap50, 1)
+        XCTAssertEqual(r.classes[1].ap50, 0, "a class with ground truth and no detections has AP 0")
+        XCTAssertEqual(r.classes[1].curve, [])
+    }
+
+    func testCenterOnABoxEdgeCountsForAPCenterOnly() {
+        let input = EvaluationInput(classNames: ["a"], images: [GroundTruthImage(imageID: "x", boxes: [box(0, 0, 10, 10)], labels: [0])],
+                                    detections: [Detection(imageID: "x", label: 0, score: 0.9, box: box(5, 5, 15, 15))])  // centre (10, 10)
+        let c = Evaluator().evaluate(input).classes[0]
+        XCTAssertEqual(c.ap50, 0)
+        XCTAssertEqual(c.apCenter, 1)
+    }
+
+    func testWeightedMeans() {
+        var input = handCase()
+        input.images.append(GroundTruthImage(imageID: "i3", boxes: [box(0, 0, 5, 5)], labels: [1]))
+        input.detections.append(Detection(imageID: "i3", label: 1, score: 0.5, box: box(0, 0, 5, 5)))
+        let r = Evaluator().evaluate(input)
+        XCTAssertEqual(r.map50!, (5.0 / 9 + 1) / 2, accuracy: 1e-12)
+        XCTAssertEqual(r.map50Weighted!, (3 * 5.0 / 9 + 1) / 4, accuracy: 1e-12)
+    }
+
+    func testThresholdStrategies() {
+        // G = 3; points after each distinct score: 0.9 (1,0), 0.8 (1,1), 0.7 (2,1), 0.6 (2,2).
+        let c = Evaluator().evaluate(handCase()).classes[0]
+        let f1 = ThresholdPicker.pick(c.curve, groundTruth: 3, strategy: .maxF1)!
+        // F1 = 2TP / (TP + FP + G): 2/4, 2/5, 4/6, 4/7 -> 0.7 wins.
+        XCTAssertEqual(f1.threshold, 0.7)
+        XCTAssertEqual(f1.f1, 2.0 / 3, accuracy: 1e-12)
+        XCTAssertEqual(ThresholdPicker.pick(c.curve, groundTruth: 3, strategy: .minPrecision(0.6))!.threshold, 0.7)  // lowest with P >= .6
+        XCTAssertEqual(ThresholdPicker.pick(c.curve, groundTruth: 3, strategy: .minPrecision(1))!.threshold, 0.9)
+        XCTAssertEqual(ThresholdPicker.pick(c.curve, groundTruth: 3, strategy: .minRecall(0.5))!.threshold, 0.7)      // highest with R >= .5
+        XCTAssertNil(ThresholdPicker.pick(c.curve, groundTruth: 3, strategy: .minRecall(0.9)))
+        XCTAssertNil(ThresholdPicker.pick([], groundTruth: 0, strategy: .maxF1))
+    }
+
+    func testMaxF1TieTakesTheHigherThresholdAndEqualScoresMoveTogether() {
+        // Scores 0.9 (TP), 0.5 (FP), 0.5 (TP), G = 2: points 0.9 (1,0): F1 2/3; 0.5 (2,1): F1 4/5.
+        let input = EvaluationInput(classNames: ["a"],
+                                    images: [GroundTruthImage(imageID: "x", boxes: [box(0, 0, 10, 10), box(20, 0, 30, 10)], labels: [0, 0])],
+                                    detections: [Detection(imageID: "x", label: 0, score: 0.9, box: box(0, 0, 10, 10)),
+                                                 Detection(imageID: "x", label: 0, score: 0.5, box: box(50, 0, 60, 10)),
+                                                 Detection(imageID: "x", label: 0, score: 0.5, box: box(20, 0, 30, 10))])
+        let pick = ThresholdPicker.pick(Evaluator().evaluate(input).classes[0].curve, groundTruth: 2, strategy: .maxF1)!
+        XCTAssertEqual(pick.threshold, 0.5)
+        XCTAssertEqual(pick.tp, 2)
+        XCTAssertEqual(pick.fp, 1)
+        // Equal F1 (2/3 and 4/6) at two thresholds: the higher one is kept.
+        let tie = [PRPoint(threshold: 0.8, precision: 1, recall: 0.5, tp: 1, fp: 0), PRPoint(threshold: 0.3, precision: 0.5, recall: 1, tp: 2, fp: 2)]
+        XCTAssertEqual(ThresholdPicker.pick(tie, groundTruth: 2, strategy: .maxF1)!.threshold, 0.8)  // 2/3 vs 4/6
+    }
+
+    func testConfusionMatrixPairsByDecreasingIoU() {
+        // One screen: icon box I, text box T; detections: text over I (IoU .81), icon over I (IoU 1), a false alarm.
+        let input = EvaluationInput(classNames: ["icon", "text"],
+                                    images: [GroundTruthImage(imageID: "x", boxes: [box(0, 0, 10, 10), box(20, 0, 40, 10)], labels: [0, 1])],
+                                    detections: [Detection(imageID: "x", label: 1, score: 0.9, box: box(0, 0, 9, 9)),
+                                                 Detection(imageID: "x", label: 0, score: 0.8, box: box(0, 0, 10, 10)),
+                                                 Detection(imageID: "x", label: 0, score: 0.9, box: box(60, 60, 70, 70)),
+                                                 Detection(imageID: "x", label: 1, score: 0.1, box: box(20, 0, 40, 10))])  // below 0.5: dropped
+        let m = ConfusionMatrix(input, thresholds: [nil, nil])
+        // icon->icon (IoU 1 first); the text detection on I is left over (false alarm); T is missed; the far icon is a false alarm.
+        XCTAssertEqual(m.counts, [[1, 0, 0], [0, 0, 1], [1, 1, 0]])
+        XCTAssertEqual(EvaluationFiles.confusionCSV(m), "ground_truth,icon,text,background\nicon,1,0,0\ntext,0,0,1\nbackground,1,1,0\n")
+        let lower = ConfusionMatrix(input, thresholds: [nil, 0.05])
+        XCTAssertEqual(lower.counts[1][1], 1, "a per-class threshold keeps the low-scored text detection")
+    }
+}
+
+final class EvaluationInputTests: XCTestCase {
+    func write(_ text: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dets-\(UUID().uuidString).json")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func load(_ text: String) throws -> [Detection] {
+        try EvaluationLoader.detectionsJSON(try write(text), classNames: ["icon", "text"], imageIDs: ["a", "b"], classMap: nil)
+    }
+
+    func testReadsNamesAndIndices() throws {
+        let d = try load(#" [ {"image_id": "a", "extra": {"k": [1, true, null, "x\"y"]}, "class": "text", "score": 0.5, "box": [1, 2, 3, 4]},{"image_id":"b","class":0,"score":1,"box":[0,0,1,1.5e0]} ] "#)
+        XCTAssertEqual(d, [Detection(imageID: "a", label: 1, score: 0.5, box: box(1, 2, 3, 4)), Detection(imageID: "b", label: 0, score: 1, box: box(0, 0, 1, 1.5))])
+    }
+
+    func testBadRecordsNameTheirPosition() throws {
+        let cases: [(String, String)] = [
+            (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}, {"image_id": "zz", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}]"#, "detection 1"),
+            (#"[{"image_id": "a", "class": "slider", "score": 0.5, "box": [1, 2, 3, 4]}]"#, "detection 0"),
+            (#"[{"image_id": "a", "class": 7, "score": 0.5, "box": [1, 2, 3, 4]}]"#, "detection 0"),
+            (#"[{"image_id": "a", "class": "text", "score": 1e999, "box": [1, 2, 3, 4]}]"#, "detection 0"),
+            (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 1e999, 4]}]"#, "detection 0"),
+            (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 3]}]"#, "detection 0"),
+        ]
+        for (text, position) in cases {
+            XCTAssertThrowsError(try load(text), text) { XCTAssertEqual(($0 as? EvaluationInputError)?.position, position, text) }
+        }
+        XCTAssertThrowsError(try load("")) { XCTAssertTrue(($0 as? EvaluationInputError)?.problem.contains("empty") ?? false) }
+        XCTAssertThrowsError(try load(#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}, {"image_id": "a", "class": "te"#)) {
+            let e = $0 as? EvaluationInputError
+            XCTAssertTrue(e?.problem.contains("truncated") ?? false, "\(String(describing: e))")
+            XCTAssertTrue(e?.position.hasPrefix("detection 1") ?? false, "\(String(describing: e))")
+        }
+        XCTAssertThrowsError(try load(#"{"image_id": "a"}"#)) { XCTAssertEqual(($0 as? EvaluationInputError)?.position, "byte 0") }
+    }
+}
