@@ -14,20 +14,37 @@ struct DetectionJSONParser {
         var className: String?
         var classIndex: Double?
         var score: Double?
-        var box: [Double]?
+        var box: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        /// Numbers in `box`, or -1 if there was no `box`.
+        var boxCount = -1
     }
 
     enum Failure: Error {
         case syntax(offset: Int, record: Int?, problem: String)
     }
 
-    private let bytes: [UInt8]
+    /// The file's bytes followed by a NUL, so that strtod can read numbers in place.
+    private let bytes: UnsafePointer<UInt8>
+    private let count: Int
     private var i = 0
     private var record: Int? = nil
 
-    init(_ data: Data) { bytes = [UInt8](data) }
+    /// Parses `data`, calling `each` with every record in order.
+    static func parse(_ data: Data, _ each: (Int, Record) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: data.count + 1)
+        data.copyBytes(to: &buffer, count: data.count)
+        try buffer.withUnsafeBufferPointer { p in
+            var parser = DetectionJSONParser(bytes: p.baseAddress!, count: data.count)
+            try parser.parse(each)
+        }
+    }
 
-    mutating func parse(_ each: (Int, Record) throws -> Void) throws {
+    private init(bytes: UnsafePointer<UInt8>, count: Int) {
+        self.bytes = bytes
+        self.count = count
+    }
+
+    private mutating func parse(_ each: (Int, Record) throws -> Void) throws {
         skipSpace()
         try expect(UInt8(ascii: "["))
         skipSpace()
@@ -38,7 +55,7 @@ struct DetectionJSONParser {
             try each(index, try object())
             index += 1
             skipSpace()
-            guard i < bytes.count else { throw fail("the file ends inside the array (truncated?)") }
+            guard i < count else { throw fail("the file ends inside the array (truncated?)") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; skipSpace(); continue }
             if bytes[i] == UInt8(ascii: "]") { i += 1; break }
             throw fail("expected ',' or ']' after a detection")
@@ -49,7 +66,7 @@ struct DetectionJSONParser {
 
     private mutating func end() throws {
         skipSpace()
-        if i != bytes.count { throw fail("unexpected content after the array") }
+        if i != count { throw fail("unexpected content after the array") }
     }
 
     private mutating func object() throws -> Record {
@@ -74,24 +91,25 @@ struct DetectionJSONParser {
                 r.score = try number()
             case "box":
                 try expect(UInt8(ascii: "["))
-                var v: [Double] = []
+                r.boxCount = 0
                 skipSpace()
                 if peek() == UInt8(ascii: "]") { i += 1 } else {
                     while true {
                         skipSpace()
-                        v.append(try number())
+                        let v = try number()
+                        switch r.boxCount { case 0: r.box.0 = v; case 1: r.box.1 = v; case 2: r.box.2 = v; case 3: r.box.3 = v; default: break }
+                        r.boxCount += 1
                         skipSpace()
                         if peek() == UInt8(ascii: ",") { i += 1; continue }
                         try expect(UInt8(ascii: "]"))
                         break
                     }
                 }
-                r.box = v
             default:
                 try skipValue()
             }
             skipSpace()
-            guard i < bytes.count else { throw fail("the file ends inside a detection (truncated?)") }
+            guard i < count else { throw fail("the file ends inside a detection (truncated?)") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
             if bytes[i] == UInt8(ascii: "}") { i += 1; return r }
             throw fail("expected ',' or '}' in a detection")
@@ -102,33 +120,81 @@ struct DetectionJSONParser {
 
     private mutating func number() throws -> Double {
         let start = i
-        while i < bytes.count, let c = Optional(bytes[i]),
+        while i < count, let c = Optional(bytes[i]),
               (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
             i += 1
         }
-        guard i > start, i - start < 64 else { throw fail(i == start ? "expected a number" : "number too long") }
-        // strtod on a small NUL-terminated copy: fast, and 1e999 becomes inf instead of an error.
-        var buffer = [CChar](repeating: 0, count: i - start + 1)
-        for k in 0..<(i - start) { buffer[k] = CChar(bitPattern: bytes[start + k]) }
-        var endPointer: UnsafeMutablePointer<CChar>? = nil
-        let value = buffer.withUnsafeMutableBufferPointer { p -> Double in
-            let v = strtod(p.baseAddress!, &endPointer)
-            return endPointer == p.baseAddress! + (i - start) ? v : .nan
-        }
-        if value.isNaN { i = start; throw fail("malformed number") }
+        guard i > start else { throw fail("expected a number") }
+        if let v = fastNumber(start, i) { return v }
+        // strtod in place (the buffer ends in a NUL): 1e999 becomes inf instead of an error.
+        var end: UnsafeMutablePointer<CChar>? = nil
+        let value = UnsafeRawPointer(bytes + start).withMemoryRebound(to: CChar.self, capacity: i - start + 1) { strtod($0, &end) }
+        guard let end, UnsafeRawPointer(end) - UnsafeRawPointer(bytes) == i else { i = start; throw fail("malformed number") }
         return value
+    }
+
+    /// Exact powers of ten up to 1e22: every one is a double.
+    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// Clinger's fast path: a decimal with a mantissa below 2^53 and |exponent| <= 22 is
+    /// mantissa * 10^e or mantissa / 10^e, both correctly rounded. nil means "use strtod".
+    private func fastNumber(_ start: Int, _ end: Int) -> Double? {
+        var p = start
+        var negative = false
+        if bytes[p] == UInt8(ascii: "-") { negative = true; p += 1 }
+        var mantissa: UInt64 = 0, exponent = 0, digits = 0
+        func digit(_ c: UInt8) -> UInt64? { c >= 48 && c <= 57 ? UInt64(c - 48) : nil }
+        guard p < end, digit(bytes[p]) != nil else { return nil }
+        while p < end, let d = digit(bytes[p]) {
+            if mantissa > 0 || d > 0 { digits += 1 }
+            guard digits <= 18 else { return nil }
+            mantissa = mantissa * 10 + d
+            p += 1
+        }
+        if p < end && bytes[p] == UInt8(ascii: ".") {
+            p += 1
+            guard p < end, digit(bytes[p]) != nil else { return nil }
+            while p < end, let d = digit(bytes[p]) {
+                if mantissa > 0 || d > 0 { digits += 1 }
+                guard digits <= 18 else { return nil }
+                mantissa = mantissa * 10 + d
+                exponent -= 1
+                p += 1
+            }
+        }
+        if p < end && (bytes[p] == UInt8(ascii: "e") || bytes[p] == UInt8(ascii: "E")) {
+            p += 1
+            var sign = 1
+            if p < end && (bytes[p] == UInt8(ascii: "-") || bytes[p] == UInt8(ascii: "+")) { sign = bytes[p] == UInt8(ascii: "-") ? -1 : 1; p += 1 }
+            guard p < end, digit(bytes[p]) != nil else { return nil }
+            var e = 0
+            while p < end, let d = digit(bytes[p]) { e = min(e * 10 + Int(d), 10_000); p += 1 }
+            exponent += sign * e
+        }
+        guard p == end, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
+        let m = Double(mantissa)
+        let v = exponent < 0 ? m / Self.powersOfTen[-exponent] : m * Self.powersOfTen[exponent]
+        return negative ? -v : v
     }
 
     private mutating func string() throws -> String {
         try expect(UInt8(ascii: "\""))
+        // Fast path: no escapes, decode the bytes where they lie.
+        var j = i
+        while j < count && bytes[j] != UInt8(ascii: "\"") && bytes[j] != UInt8(ascii: "\\") { j += 1 }
+        if j < count && bytes[j] == UInt8(ascii: "\"") {
+            let text = String(decoding: UnsafeBufferPointer(start: bytes + i, count: j - i), as: UTF8.self)
+            i = j + 1
+            return text
+        }
         var out = [UInt8]()
         while true {
-            guard i < bytes.count else { throw fail("the file ends inside a string (truncated?)") }
+            guard i < count else { throw fail("the file ends inside a string (truncated?)") }
             let c = bytes[i]
             i += 1
             if c == UInt8(ascii: "\"") { break }
             if c != UInt8(ascii: "\\") { out.append(c); continue }
-            guard i < bytes.count else { throw fail("the file ends inside a string (truncated?)") }
+            guard i < count else { throw fail("the file ends inside a string (truncated?)") }
             let e = bytes[i]
             i += 1
             switch e {
@@ -139,7 +205,7 @@ struct DetectionJSONParser {
             case UInt8(ascii: "f"): out.append(12)
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
-                if scalar >= 0xD800 && scalar < 0xDC00, i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                if scalar >= 0xD800 && scalar < 0xDC00, i + 1 < count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
                     i += 2
                     let low = try hex4()
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -152,7 +218,7 @@ struct DetectionJSONParser {
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16) else { throw fail("bad \\u escape") }
+        guard i + 4 <= count, let v = UInt32(String(decoding: UnsafeBufferPointer(start: bytes + i, count: 4), as: UTF8.self), radix: 16) else { throw fail("bad \\u escape") }
         i += 4
         return v
     }
@@ -160,7 +226,7 @@ struct DetectionJSONParser {
     /// Skips any JSON value (for keys the schema does not use).
     private mutating func skipValue() throws {
         skipSpace()
-        guard i < bytes.count else { throw fail("the file ends where a value was expected (truncated?)") }
+        guard i < count else { throw fail("the file ends where a value was expected (truncated?)") }
         switch bytes[i] {
         case UInt8(ascii: "\""): _ = try string()
         case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -178,20 +244,20 @@ struct DetectionJSONParser {
             }
         default:
             let start = i
-            while i < bytes.count, !",}] \n\r\t".utf8.contains(bytes[i]) { i += 1 }
-            let word = String(decoding: bytes[start..<i], as: UTF8.self)
+            while i < count, !",}] \n\r\t".utf8.contains(bytes[i]) { i += 1 }
+            let word = String(decoding: UnsafeBufferPointer(start: bytes + start, count: i - start), as: UTF8.self)
             if !["true", "false", "null"].contains(word) { i = start; _ = try number() }
         }
     }
 
-    private func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
+    private func peek() -> UInt8? { i < count ? bytes[i] : nil }
 
     private mutating func skipSpace() {
-        while i < bytes.count, bytes[i] == 32 || bytes[i] == 10 || bytes[i] == 13 || bytes[i] == 9 { i += 1 }
+        while i < count, bytes[i] == 32 || bytes[i] == 10 || bytes[i] == 13 || bytes[i] == 9 { i += 1 }
     }
 
     private mutating func expect(_ c: UInt8) throws {
-        guard i < bytes.count else { throw fail("the file ends where '\(Character(Unicode.Scalar(c)))' was expected (truncated?)") }
+        guard i < count else { throw fail("the file ends where '\(Character(Unicode.Scalar(c)))' was expected (truncated?)") }
         guard bytes[i] == c else { throw fail("expected '\(Character(Unicode.Scalar(c)))'") }
         i += 1
     }

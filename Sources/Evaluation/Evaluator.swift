@@ -67,18 +67,24 @@ public struct Evaluator: Sendable {
 
     public func evaluate(_ input: EvaluationInput) -> EvaluationResult {
         let k = input.classNames.count
+        let n = input.images.count
         let imageIndex = Dictionary(input.images.enumerated().map { ($1.imageID, $0) }, uniquingKeysWith: { a, _ in a })
-        // Ground-truth boxes of each (image, class), in input order.
-        var gt = [[Int: [Box]]](repeating: [:], count: k)
-        var gtCount = [Int](repeating: 0, count: k)
+        // Ground truth of each class, flat and grouped by image: image i owns rows starts[c][i]..<starts[c][i+1].
+        var starts = [[Int]](repeating: [Int](repeating: 0, count: n + 1), count: k)
+        for (i, image) in input.images.enumerated() { for l in image.labels { starts[l][i + 1] += 1 } }
+        for c in 0..<k { for i in 0..<n { starts[c][i + 1] += starts[c][i] } }
+        var flat = (0..<k).map { [Box](repeating: Box(xMin: 0, yMin: 0, xMax: 0, yMax: 0), count: starts[$0][n]) }
+        var fill = starts.map { Array($0.dropLast()) }
         for (i, image) in input.images.enumerated() {
-            for (b, l) in zip(image.boxes, image.labels) {
-                gt[l][i, default: []].append(b)
-                gtCount[l] += 1
-            }
+            for (b, l) in zip(image.boxes, image.labels) { flat[l][fill[l][i]] = b; fill[l][i] += 1 }
         }
+        // Each detection's image, looked up once; detections of each class in input order.
         var byClass = [[Int]](repeating: [], count: k)
-        for (i, d) in input.detections.enumerated() { byClass[d.label].append(i) }
+        var detectionImage = [Int](repeating: -1, count: input.detections.count)
+        for (i, d) in input.detections.enumerated() {
+            byClass[d.label].append(i)
+            detectionImage[i] = imageIndex[d.imageID] ?? -1
+        }
 
         var classes: [ClassResult] = []
         for c in 0..<k {
@@ -87,42 +93,38 @@ public struct Evaluator: Sendable {
                 let (sa, sb) = (input.detections[a].score, input.detections[b].score)
                 return sa != sb ? sa > sb : a < b
             }
-            let g = gtCount[c]
+            let g = starts[c][n]
             guard g > 0 else {
                 classes.append(ClassResult(name: input.classNames[c], gtCount: 0, detections: order.count, ap50: nil, apCenter: nil, curve: []))
                 continue
             }
-            var takenIoU: [Int: [Bool]] = [:], takenCenter: [Int: [Bool]] = [:]
-            var tpIoU: [Bool] = [], tpCenter: [Bool] = []
-            tpIoU.reserveCapacity(order.count)
-            for di in order {
-                let d = input.detections[di]
-                guard let img = imageIndex[d.imageID], let boxes = gt[c][img] else {
-                    tpIoU.append(false); tpCenter.append(false)
-                    continue
-                }
-                var taken = takenIoU[img] ?? [Bool](repeating: false, count: boxes.count)
+            let boxes = flat[c]
+            var takenIoU = [Bool](repeating: false, count: g), takenCenter = [Bool](repeating: false, count: g)
+            var tpIoU = [Bool](repeating: false, count: order.count), tpCenter = [Bool](repeating: false, count: order.count)
+            for (rank, di) in order.enumerated() {
+                let img = detectionImage[di]
+                guard img >= 0 else { continue }
+                let rows = starts[c][img]..<starts[c][img + 1]
+                let d = input.detections[di].box
                 // Among untaken boxes, the highest IoU (the first on a tie).
                 var best = -1, bestIoU = -1.0
-                for (j, b) in boxes.enumerated() where !taken[j] {
-                    let iou = d.box.iou(b)
+                for j in rows where !takenIoU[j] {
+                    let iou = d.iou(boxes[j])
                     if iou > bestIoU { bestIoU = iou; best = j }
                 }
-                if best >= 0 && bestIoU >= iouThreshold { taken[best] = true; tpIoU.append(true) } else { tpIoU.append(false) }
-                takenIoU[img] = taken
+                if best >= 0 && bestIoU >= iouThreshold { takenIoU[best] = true; tpIoU[rank] = true }
                 // AP-center: an untaken box containing the detection's centre, the highest IoU among them.
-                var takenC = takenCenter[img] ?? [Bool](repeating: false, count: boxes.count)
-                let cx = (Double(d.box.xMin) + Double(d.box.xMax)) / 2, cy = (Double(d.box.yMin) + Double(d.box.yMax)) / 2
+                let cx = (Double(d.xMin) + Double(d.xMax)) / 2, cy = (Double(d.yMin) + Double(d.yMax)) / 2
                 var bestC = -1, bestCIoU = -1.0
-                for (j, b) in boxes.enumerated() where !takenC[j] && b.contains(x: cx, y: cy) {
-                    let iou = d.box.iou(b)
+                for j in rows where !takenCenter[j] && boxes[j].contains(x: cx, y: cy) {
+                    let iou = d.iou(boxes[j])
                     if iou > bestCIoU { bestCIoU = iou; bestC = j }
                 }
-                if bestC >= 0 { takenC[bestC] = true; tpCenter.append(true) } else { tpCenter.append(false) }
-                takenCenter[img] = takenC
+                if bestC >= 0 { takenCenter[bestC] = true; tpCenter[rank] = true }
             }
-            let curve = Self.curve(tp: tpIoU, scores: order.map { input.detections[$0].score }, groundTruth: g)
-            let centerCurve = Self.curve(tp: tpCenter, scores: order.map { input.detections[$0].score }, groundTruth: g)
+            let scores = order.map { input.detections[$0].score }
+            let curve = Self.curve(tp: tpIoU, scores: scores, groundTruth: g)
+            let centerCurve = Self.curve(tp: tpCenter, scores: scores, groundTruth: g)
             classes.append(ClassResult(name: input.classNames[c], gtCount: g, detections: order.count,
                                        ap50: averagePrecision(curve), apCenter: averagePrecision(centerCurve), curve: curve))
         }

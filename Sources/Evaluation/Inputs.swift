@@ -92,17 +92,22 @@ public enum EvaluationLoader {
         }
         let index = Dictionary(uniqueKeysWithValues: classNames.enumerated().map { ($1, $0) })
         var out: [Detection] = []
-        var parser = DetectionJSONParser(data)
+        // Detections usually come grouped by image and with few class names: remember the last ones.
+        var lastImage = "", lastName = "", lastLabel = -1
         do {
-            try parser.parse { i, d in
+            try DetectionJSONParser.parse(data) { i, d in
                 func fail(_ problem: String) -> EvaluationInputError { EvaluationInputError(path: path, position: "detection \(i)", problem: problem) }
                 guard let image = d.imageID else { throw fail("missing 'image_id'") }
-                guard imageIDs.contains(image) else { throw fail("image_id '\(image)' is not in the ground truth") }
+                if image != lastImage {
+                    guard imageIDs.contains(image) else { throw fail("image_id '\(image)' is not in the ground truth") }
+                    lastImage = image
+                }
                 guard let score = d.score else { throw fail("missing 'score'") }
                 guard score.isFinite else { throw fail("score \(score) is not finite") }
-                guard let v = d.box, v.count == 4 else { throw fail("'box' must be 4 numbers [x_min, y_min, x_max, y_max]") }
-                guard v.allSatisfy(\.isFinite) else { throw fail("box \(v) is not finite") }
-                let box = Box(xMin: Float(v[0]), yMin: Float(v[1]), xMax: Float(v[2]), yMax: Float(v[3]))
+                guard d.boxCount == 4 else { throw fail("'box' must be 4 numbers [x_min, y_min, x_max, y_max]") }
+                let (x0, y0, x1, y1) = d.box
+                guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { throw fail("box [\(x0), \(y0), \(x1), \(y1)] is not finite") }
+                let box = Box(xMin: Float(x0), yMin: Float(y0), xMax: Float(x1), yMax: Float(y1))
                 var name: String
                 if let s = d.className {
                     name = s
@@ -113,12 +118,18 @@ public enum EvaluationLoader {
                 } else {
                     throw fail("missing 'class' (a name or an integer index)")
                 }
+                if name == lastName && lastLabel >= 0 {
+                    out.append(Detection(imageID: image, label: lastLabel, score: score, box: box))
+                    return
+                }
+                let sourceName = name
                 if let map = classMap {
                     guard defaultClassNames.contains(name) || map.commonClasses.contains(name) else { throw fail("unknown class '\(name)'") }
                     guard let mapped = map.map(name, from: .defaultVocabulary) else { return }
                     name = mapped
                 }
                 guard let label = index[name] else { throw fail("unknown class '\(name)' (vocabulary: \(classNames.joined(separator: ", ")))") }
+                (lastName, lastLabel) = (sourceName, label)
                 out.append(Detection(imageID: image, label: label, score: score, box: box))
             }
         } catch DetectionJSONParser.Failure.syntax(let offset, let record, let problem) {

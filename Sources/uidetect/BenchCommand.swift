@@ -5,7 +5,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed on this machine.",
-        subcommands: [BenchEngine.self, BenchData.self])
+        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self])
 }
 
 struct BenchEngine: ParsableCommand {
@@ -121,6 +121,39 @@ struct BenchData: ParsableCommand {
                              report.workers, report.batchSize, report.screens, report.size, report.runs))
                 print(String(format: "  all augmentations:  %.0f screens/s", report.augmentedScreensPerSecond))
                 print(String(format: "  reading only:       %.0f screens/s (reference, same run)", report.readOnlyScreensPerSecond))
+            }
+        }
+    }
+}
+
+struct BenchEvaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "The evaluator on a test set the size of the paper's, against pycocotools' evaluate + accumulate on the same data.",
+        discussion: "pycocotools runs if python3 can import it (pip install numpy pycocotools).")
+
+    @Option(help: "Screens in the generated test set.") var images: Int = 5002
+    @Option(help: "Runs; the median is reported.") var runs: Int = 3
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let progress = ProgressLine(enabled: !json)
+            let r = try EvaluationBenchmark(images: images, runs: runs).run { progress.update($0) }
+            progress.finish()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(r), as: UTF8.self))
+                return
+            }
+            print("\(r.images) screens, \(r.groundTruthBoxes) boxes, \(r.detections) detections; median of \(r.runs) runs")
+            print(String(format: "  ours (JSON parse + AP50 + AP-center, 13 classes): %.3f s (parse %.3f s)", r.oursSeconds, r.parseSeconds))
+            if let py = r.pycocotoolsSeconds, let speedup = r.speedup {
+                print(String(format: "  pycocotools evaluate + accumulate (IoU 0.5 only):  %.3f s", py))
+                print(String(format: "  ours is %.1fx faster; largest AP difference (coco101) %.1e", speedup, r.maxAPDifference ?? .nan))
+            } else {
+                print("  pycocotools: not available (python3 -m pip install numpy pycocotools)")
             }
         }
     }

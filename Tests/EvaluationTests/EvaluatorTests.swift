@@ -174,3 +174,23 @@ final class EvaluationInputTests: XCTestCase {
         XCTAssertThrowsError(try load(#"{"image_id": "a"}"#)) { XCTAssertEqual(($0 as? EvaluationInputError)?.position, "byte 0") }
     }
 }
+
+final class DetectionNumberTests: XCTestCase {
+    /// Scores parse to exactly the correctly rounded double, whichever path the parser takes.
+    func testNumbersParseExactly() throws {
+        var texts = ["0", "1", "-0.5", "0.1", "0.30000000000000004", "123456789012345678", "9007199254740993", "1e22", "1e23",
+                     "1.5e-7", "-2.5E+3", "0.000001", "3.141592653589793", "1e-22", "4.9e-324", "1.7976931348623157e308", "12.0625"]
+        var state: UInt64 = 99
+        for _ in 0..<2000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            let v = Double(state >> 11) * 0x1.0p-53 * pow(10, Double(Int(state % 13)) - 6)
+            texts += [String(v), String(format: "%.6f", v), String(format: "%.3e", v), String(Float(v))]
+        }
+        let json = "[" + texts.map { #"{"image_id": "a", "class": "icon", "score": \#($0), "box": [0, 0, 1, 1]}"# }.joined(separator: ",") + "]"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("numbers-\(UUID().uuidString).json")
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dets = try EvaluationLoader.detectionsJSON(url, classNames: ["icon"], imageIDs: ["a"], classMap: nil)
+        for (d, t) in zip(dets, texts) { XCTAssertEqual(d.score, Double(t)!, "\(t)") }
+    }
+}

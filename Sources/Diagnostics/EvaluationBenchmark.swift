@@ -1,0 +1,142 @@
+import Boxes
+import Evaluation
+import Foundation
+import SeededRandom
+import Shards
+
+/// What `uidetect bench evaluate` measures: the evaluator against pycocotools on the same data.
+public struct EvaluationBenchmarkReport: Codable {
+    public var images: Int
+    public var groundTruthBoxes: Int
+    public var detections: Int
+    /// Parsing detections JSON plus AP50 and AP-center for every class.
+    public var oursSeconds: Double
+    public var parseSeconds: Double
+    /// pycocotools' evaluate() + accumulate() at IoU 0.5, same data, nil if it could not run.
+    public var pycocotoolsSeconds: Double?
+    public var speedup: Double?
+    /// The largest |our coco101 AP - pycocotools' AP| over classes.
+    public var maxAPDifference: Double?
+    public var runs: Int
+
+    enum CodingKeys: String, CodingKey {
+        case images, detections, runs, speedup
+        case groundTruthBoxes = "ground_truth_boxes", oursSeconds = "ours_seconds", parseSeconds = "parse_seconds"
+        case pycocotoolsSeconds = "pycocotools_seconds", maxAPDifference = "max_ap_difference"
+    }
+}
+
+public struct EvaluationBenchmark {
+    public var images: Int
+    public var runs: Int
+    public init(images: Int = 5002, runs: Int = 3) {
+        self.images = images
+        self.runs = runs
+    }
+
+    static let script = """
+    import contextlib, io, json, sys, time
+    import numpy as np
+    from pycocotools.coco import COCO
+    from pycocotools.cocoeval import COCOeval
+    gt = json.load(open(sys.argv[1])); dets = json.load(open(sys.argv[2])); runs = int(sys.argv[3])
+    times = []
+    for _ in range(runs):
+        with contextlib.redirect_stdout(io.StringIO()):
+            coco = COCO(); coco.dataset = gt; coco.createIndex()
+            res = coco.loadRes(dets)
+            ev = COCOeval(coco, res, "bbox")
+            ev.params.iouThrs = np.array([0.5]); ev.params.maxDets = [10 ** 9]
+            ev.params.areaRng = [[0, 1e10]]; ev.params.areaRngLbl = ["all"]
+            start = time.perf_counter(); ev.evaluate(); ev.accumulate(); times.append(time.perf_counter() - start)
+    aps = {}
+    for k, c in enumerate(ev.params.catIds):
+        p = ev.eval["precision"][0, :, k, 0, -1]
+        aps[str(c)] = None if (p < 0).any() else float(np.mean(p))
+    print(json.dumps({"seconds": sorted(times)[len(times) // 2], "aps": aps}))
+    """
+
+    public func run(progress: (String) -> Void = { _ in }) throws -> EvaluationBenchmarkReport {
+        progress("making \(images) screens of boxes and detections")
+        var g = SeededGenerator(seed: 5)
+        let classes = defaultClassNames.count
+        var gtImages: [GroundTruthImage] = []
+        var cocoAnnotations: [[String: Any]] = [], cocoDets: [[String: Any]] = []
+        var json = "["
+        var detectionCount = 0
+        func grid(_ v: Float) -> Float { (v * 16).rounded(.down) / 16 }
+        for i in 0..<images {
+            var boxes: [Box] = [], labels: [Int] = []
+            for _ in 0..<g.int(10...30) {
+                let x = grid(g.uniform(0...220)), y = grid(g.uniform(0...480))
+                let b = Box(xMin: x, yMin: y, xMax: x + grid(g.uniform(4...60)), yMax: y + grid(g.uniform(4...30)))
+                boxes.append(b)
+                labels.append(g.int(0...(classes - 1)))
+                cocoAnnotations.append(["id": cocoAnnotations.count + 1, "image_id": i + 1, "category_id": labels.last! + 1, "iscrowd": 0,
+                                        "area": b.area, "bbox": [Double(b.xMin), Double(b.yMin), Double(b.width), Double(b.height)]])
+            }
+            gtImages.append(GroundTruthImage(imageID: "scr-\(i)", boxes: boxes, labels: labels))
+            func detection(_ b: Box, _ label: Int) {
+                let score = g.nextUnitDouble()
+                json += (detectionCount == 0 ? "" : ",") + "{\"image_id\": \"scr-\(i)\", \"class\": \"\(defaultClassNames[label])\", \"score\": \(score), \"box\": [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)]}"
+                cocoDets.append(["image_id": i + 1, "category_id": label + 1, "score": score,
+                                 "bbox": [Double(b.xMin), Double(b.yMin), Double(b.width), Double(b.height)]])
+                detectionCount += 1
+            }
+            for (b, l) in zip(boxes, labels) where g.chance(0.85) {
+                detection(Box(xMin: b.xMin + grid(g.uniform(-2...2)), yMin: b.yMin + grid(g.uniform(-2...2)), xMax: b.xMax + grid(g.uniform(-2...2)), yMax: b.yMax + 1), l)
+            }
+            while detectionCount < (i + 1) * 40 {
+                let x = grid(g.uniform(0...220)), y = grid(g.uniform(0...480))
+                detection(Box(xMin: x, yMin: y, xMax: x + grid(g.uniform(4...60)), yMax: y + grid(g.uniform(4...30))), g.int(0...(classes - 1)))
+            }
+        }
+        json += "]"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-bench-eval-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let detsURL = dir.appendingPathComponent("detections.json")
+        try Data(json.utf8).write(to: detsURL)
+
+        progress("timing our parse + evaluation")
+        let ids = Set(gtImages.map(\.imageID))
+        var parse: [Double] = [], total: [Double] = []
+        var ours: EvaluationResult? = nil
+        for _ in 0..<runs {
+            let start = monotonicSeconds()
+            let dets = try EvaluationLoader.detectionsJSON(detsURL, classNames: defaultClassNames, imageIDs: ids, classMap: nil)
+            let parsed = monotonicSeconds()
+            ours = Evaluator(interpolation: .coco101).evaluate(EvaluationInput(classNames: defaultClassNames, images: gtImages, detections: dets))
+            total.append(monotonicSeconds() - start)
+            parse.append(parsed - start)
+        }
+        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+
+        progress("timing pycocotools evaluate + accumulate")
+        let gtURL = dir.appendingPathComponent("gt.json"), cocoDetsURL = dir.appendingPathComponent("dets.json"), scriptURL = dir.appendingPathComponent("bench.py")
+        try JSONSerialization.data(withJSONObject: ["images": (1...images).map { ["id": $0, "width": 256, "height": 512] }, "annotations": cocoAnnotations,
+                                                    "categories": (0..<classes).map { ["id": $0 + 1, "name": defaultClassNames[$0]] }]).write(to: gtURL)
+        try JSONSerialization.data(withJSONObject: cocoDets).write(to: cocoDetsURL)
+        try Data(Self.script.utf8).write(to: scriptURL)
+        var pySeconds: Double? = nil, maxDiff: Double? = nil
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", scriptURL.path, gtURL.path, cocoDetsURL.path, String(runs)]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        if p.terminationStatus == 0, let obj = try? JSONSerialization.jsonObject(with: out) as? [String: Any] {
+            pySeconds = obj["seconds"] as? Double
+            if let aps = obj["aps"] as? [String: Any], let ours {
+                maxDiff = (0..<classes).compactMap { k in (aps["\(k + 1)"] as? Double).map { abs($0 - (ours.classes[k].ap50 ?? -1)) } }.max()
+            }
+        }
+        let mine = median(total)
+        return EvaluationBenchmarkReport(images: images, groundTruthBoxes: cocoAnnotations.count, detections: detectionCount,
+                                         oursSeconds: mine, parseSeconds: median(parse), pycocotoolsSeconds: pySeconds,
+                                         speedup: pySeconds.map { $0 / mine }, maxAPDifference: maxDiff, runs: runs)
+    }
+}
