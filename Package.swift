@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["uidetect"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Shards"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], resources: [.copy("Scripts")]),

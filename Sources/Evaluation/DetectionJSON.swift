@@ -31,8 +31,11 @@ struct DetectionJSONParser {
 
     /// Parses `data`, calling `each` with every record in order.
     static func parse(_ data: Data, _ each: (Int, Record) throws -> Void) throws {
-        var buffer = [UInt8](repeating: 0, count: data.count + 1)
-        data.copyBytes(to: &buffer, count: data.count)
+        let buffer = [UInt8](unsafeUninitializedCapacity: data.count + 1) { p, n in
+            data.copyBytes(to: p.baseAddress!, count: data.count)
+            p[data.count] = 0
+            n = data.count + 1
+        }
         try buffer.withUnsafeBufferPointer { p in
             var parser = DetectionJSONParser(bytes: p.baseAddress!, count: data.count)
             try parser.parse(each)
@@ -77,19 +80,19 @@ struct DetectionJSONParser {
         if peek() == UInt8(ascii: "}") { i += 1; return r }
         while true {
             skipSpace()
-            let key = try string()
+            let key = try keyName()
             skipSpace()
             try expect(UInt8(ascii: ":"))
             skipSpace()
             switch key {
-            case "image_id":
+            case .imageID:
                 if peek() == UInt8(ascii: "\"") { r.imageID = try string() } else { r.imageID = formatID(try number()) }
-            case "class":
+            case .className:
                 if peek() == UInt8(ascii: "\"") { r.className = try string() } else { r.classIndex = try number() }
-            case "score":
+            case .score:
                 guard peek() != UInt8(ascii: "\"") else { throw fail("'score' must be a number") }
                 r.score = try number()
-            case "box":
+            case .box:
                 try expect(UInt8(ascii: "["))
                 r.boxCount = 0
                 skipSpace()
@@ -105,7 +108,7 @@ struct DetectionJSONParser {
                         break
                     }
                 }
-            default:
+            case .other:
                 try skipValue()
             }
             skipSpace()
@@ -114,6 +117,29 @@ struct DetectionJSONParser {
             if bytes[i] == UInt8(ascii: "}") { i += 1; return r }
             throw fail("expected ',' or '}' in a detection")
         }
+    }
+
+    enum Key { case imageID, className, score, box, other }
+
+    /// Reads an object key, recognising the schema's keys by their bytes (no String is made for them).
+    private mutating func keyName() throws -> Key {
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected '\"'") }
+        let start = i + 1
+        var j = start
+        while j < count && bytes[j] != UInt8(ascii: "\"") && bytes[j] != UInt8(ascii: "\\") { j += 1 }
+        guard j < count, bytes[j] == UInt8(ascii: "\"") else { _ = try string(); return .other }  // escaped key: not one of ours
+        i = j + 1
+        func equals(_ word: StaticString) -> Bool {
+            guard word.utf8CodeUnitCount == j - start else { return false }
+            let w = word.utf8Start
+            for k in 0..<(j - start) where bytes[start + k] != w[k] { return false }
+            return true
+        }
+        if equals("image_id") { return .imageID }
+        if equals("class") { return .className }
+        if equals("score") { return .score }
+        if equals("box") { return .box }
+        return .other
     }
 
     private func formatID(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }

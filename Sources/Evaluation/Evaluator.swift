@@ -89,10 +89,8 @@ public struct Evaluator: Sendable {
         var classes: [ClassResult] = []
         for c in 0..<k {
             // Highest score first; equal scores keep their input order (a stable sort).
-            let order = byClass[c].sorted { a, b in
-                let (sa, sb) = (input.detections[a].score, input.detections[b].score)
-                return sa != sb ? sa > sb : a < b
-            }
+            let order = byClass[c].map { (input.detections[$0].score, $0) }
+                .sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }.map(\.1)
             let g = starts[c][n]
             guard g > 0 else {
                 classes.append(ClassResult(name: input.classNames[c], gtCount: 0, detections: order.count, ap50: nil, apCenter: nil, curve: []))

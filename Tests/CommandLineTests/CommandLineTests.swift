@@ -1,4 +1,5 @@
 import Foundation
+import Shards
 import XCTest
 
 /// What a run of the built `uidetect` printed.
@@ -126,5 +127,51 @@ final class DataCommandLineTests: XCTestCase {
         let run = try uidetect(["stats", dir.path])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.stderr.contains("synth-00000.h5"), run.stderr)
+    }
+}
+
+final class EvaluateCommandLineTests: XCTestCase {
+    func testEvaluateWritesTheSpecFilesAndRefusesBadDetections() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-eval-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertEqual(try runUIDetect(["synth", "--count", "6", "--size", "64x128", "--out", dir.appendingPathComponent("gt").path]).status, 0)
+        // Ground truth as detections: every class with boxes gets AP 1.
+        let stats = try runUIDetect(["stats", dir.appendingPathComponent("gt").path, "--json"])
+        let classes = (try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as! [String: Any])["classes"] as! [String: Int]
+        let shard = try ShardReader(url: dir.appendingPathComponent("gt/synth-00000.h5"))
+        var records: [[String: Any]] = []
+        for i in 0..<shard.count {
+            for row in shard.boxRange(i) {
+                let b = shard.boxes[row]
+                records.append(["image_id": shard.imageIDs[i], "class": shard.classNames[Int(shard.labels[row])], "score": 0.9,
+                                "box": [Double(b.xMin), Double(b.yMin), Double(b.xMax), Double(b.yMax)]])
+            }
+        }
+        let json = try JSONSerialization.data(withJSONObject: records)
+        try json.write(to: dir.appendingPathComponent("dets.json"))
+        let run = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("dets.json").path,
+                                   "--out", dir.appendingPathComponent("eval").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("paper AP50"), "the default vocabulary shows the paper's figures")
+        let metrics = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("eval/metrics.json"))) as! [String: Any]
+        XCTAssertEqual(metrics["map50"] as? Double, 1)
+        XCTAssertEqual(metrics["images"] as? Int, 6)
+        let perClass = metrics["classes"] as! [[String: Any]]
+        XCTAssertEqual(perClass.count, 13)
+        for c in perClass {
+            let name = c["name"] as! String
+            if classes[name, default: 0] == 0 { XCTAssertTrue(c["ap50"] is NSNull, name) } else { XCTAssertEqual(c["ap50"] as? Double, 1, name) }
+        }
+        for file in ["pr_curves.csv", "thresholds.json", "confusion_matrix.csv"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("eval/\(file)").path), file)
+        }
+        let csv = try String(contentsOf: dir.appendingPathComponent("eval/confusion_matrix.csv"), encoding: .utf8)
+        XCTAssertTrue(csv.hasPrefix("ground_truth,checkbox_unselected,"))
+
+        try #"[{"image_id": "nope", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}]"#.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("bad.json").path,
+                                   "--out", dir.appendingPathComponent("eval2").path])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("detection 0: image_id 'nope' is not in the ground truth"), bad.stderr)
     }
 }
