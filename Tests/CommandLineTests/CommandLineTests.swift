@@ -44,7 +44,7 @@ final class CommandLineTests: XCTestCase {
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
             return String(word)
         }
-        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "evaluate", "selfcheck", "bench"])
+        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "evaluate", "thresholds", "compare", "selfcheck", "bench"])
     }
 
     func testSelfCheckPasses() throws {
@@ -167,6 +167,26 @@ final class EvaluateCommandLineTests: XCTestCase {
         }
         let csv = try String(contentsOf: dir.appendingPathComponent("eval/confusion_matrix.csv"), encoding: .utf8)
         XCTAssertTrue(csv.hasPrefix("ground_truth,checkbox_unselected,"))
+
+        // A worse detector: every third box missed, scores spread; then thresholds and compare.
+        var worse = records.enumerated().filter { $0.offset % 3 != 0 }.map { $0.element }
+        for k in worse.indices { worse[k]["score"] = 0.2 + 0.7 * Double(k % 10) / 10 }
+        try JSONSerialization.data(withJSONObject: worse).write(to: dir.appendingPathComponent("worse.json"))
+        let second = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("worse.json").path,
+                                      "--out", dir.appendingPathComponent("eval-worse").path, "--interpolation", "coco101"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let picked = try runUIDetect(["thresholds", dir.appendingPathComponent("eval-worse").path, "--class", "text=min_recall:0.5",
+                                      "--out", dir.appendingPathComponent("t.json").path])
+        XCTAssertEqual(picked.status, 0, picked.stderr)
+        let t = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("t.json"))) as! [String: Any]
+        let text = (t["classes"] as! [String: Any])["text"] as! [String: Any]
+        XCTAssertEqual(text["strategy"] as? String, "min_recall 0.5")
+        XCTAssertGreaterThanOrEqual(text["recall"] as! Double, 0.5)
+        let compare = try runUIDetect(["compare", dir.appendingPathComponent("eval").path, dir.appendingPathComponent("eval-worse").path])
+        XCTAssertEqual(compare.status, 0, compare.stderr)
+        XCTAssertTrue(compare.stdout.contains("text"), compare.stdout)
+        XCTAssertTrue(compare.stdout.contains("-"), "the worse run shows losses")
+        XCTAssertNotEqual(try runUIDetect(["thresholds", dir.appendingPathComponent("eval").path, "--class", "nosuch=max_f1"]).status, 0)
 
         try #"[{"image_id": "nope", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}]"#.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
         let bad = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("bad.json").path,

@@ -5,18 +5,21 @@ import XCTest
 
 func box(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Box { Box(xMin: a, yMin: b, xMax: c, yMax: d) }
 
+/// Class 0: three boxes on two images; detections TP, FP, TP, FP in score order.
+func handCaseInput() -> EvaluationInput {
+    EvaluationInput(
+        classNames: ["a", "b"],
+        images: [GroundTruthImage(imageID: "i1", boxes: [box(0, 0, 10, 10), box(20, 20, 30, 30)], labels: [0, 0]),
+                 GroundTruthImage(imageID: "i2", boxes: [box(0, 0, 10, 10)], labels: [0])],
+        detections: [Detection(imageID: "i1", label: 0, score: 0.9, box: box(0, 0, 10, 10)),
+                     Detection(imageID: "i2", label: 0, score: 0.8, box: box(50, 50, 60, 60)),
+                     Detection(imageID: "i2", label: 0, score: 0.7, box: box(0, 0, 10, 11)),
+                     Detection(imageID: "i1", label: 0, score: 0.6, box: box(40, 0, 45, 5))])
+}
+
+
 final class EvaluatorTests: XCTestCase {
-    /// Class 0: three boxes on two images; detections TP, FP, TP, FP in score order.
-    func handCase() -> EvaluationInput {
-        EvaluationInput(
-            classNames: ["a", "b"],
-            images: [GroundTruthImage(imageID: "i1", boxes: [box(0, 0, 10, 10), box(20, 20, 30, 30)], labels: [0, 0]),
-                     GroundTruthImage(imageID: "i2", boxes: [box(0, 0, 10, 10)], labels: [0])],
-            detections: [Detection(imageID: "i1", label: 0, score: 0.9, box: box(0, 0, 10, 10)),
-                         Detection(imageID: "i2", label: 0, score: 0.8, box: box(50, 50, 60, 60)),
-                         Detection(imageID: "i2", label: 0, score: 0.7, box: box(0, 0, 10, 11)),
-                         Detection(imageID: "i1", label: 0, score: 0.6, box: box(40, 0, 45, 5))])
-    }
+    func handCase() -> EvaluationInput { handCaseInput() }
 
     func testEachInterpolationByHand() {
         // Curve (P, R): (1, 1/3) (1/2, 1/3) (2/3, 2/3) (1/2, 2/3); interpolated P: 1, 2/3, 2/3, 1/2.
@@ -192,5 +195,30 @@ final class DetectionNumberTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: url) }
         let dets = try EvaluationLoader.detectionsJSON(url, classNames: ["icon"], imageIDs: ["a"], classMap: nil)
         for (d, t) in zip(dets, texts) { XCTAssertEqual(d.score, Double(t)!, "\(t)") }
+    }
+}
+
+final class EvaluationFolderTests: XCTestCase {
+    func testFilesReadBackExactlyAndThresholdStrategiesParse() throws {
+        let input = handCaseInput()
+        let result = Evaluator().evaluate(input)
+        let picks = result.classes.map { ThresholdPicker.pick($0.curve, groundTruth: $0.gtCount, strategy: .maxF1) }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eval-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try EvaluationFiles.write(result, thresholds: picks, strategy: .maxF1, confusion: ConfusionMatrix(input, thresholds: [nil, nil]), to: dir)
+        let folder = try EvaluationFolder(dir)
+        XCTAssertEqual(folder.classes.map(\.name), ["a", "b"])
+        XCTAssertEqual(folder.classes[0].curve, result.classes[0].curve)
+        XCTAssertEqual(folder.classes[0].gtCount, 3)
+        XCTAssertNil(folder.classes[1].ap50)
+        XCTAssertEqual(folder.map50, result.map50)
+        let thresholds = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("thresholds.json"))) as! [String: Any]
+        XCTAssertEqual(thresholds["strategy"] as? String, "max_f1")
+        XCTAssertEqual(((thresholds["classes"] as! [String: Any])["a"] as! [String: Any])["threshold"] as? Double, 0.7)
+        XCTAssertTrue((thresholds["classes"] as! [String: Any])["b"] is NSNull)
+        XCTAssertEqual(ThresholdStrategy(parsing: "min_precision:0.95"), .minPrecision(0.95))
+        XCTAssertEqual(ThresholdStrategy(parsing: "min_recall=0.8"), .minRecall(0.8))
+        XCTAssertNil(ThresholdStrategy(parsing: "min_recall:2"))
+        XCTAssertNil(ThresholdStrategy(parsing: "best"))
     }
 }

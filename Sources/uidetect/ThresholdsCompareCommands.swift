@@ -1,0 +1,97 @@
+import ArgumentParser
+import Evaluation
+import Foundation
+
+extension ThresholdStrategy: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+struct Thresholds: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pick a confidence threshold per class from an evaluation's PR curves; write thresholds.json.",
+        discussion: """
+        Strategies: max_f1 (default), min_precision:P (the lowest threshold keeping precision >= P),
+        min_recall:R (the highest threshold keeping recall >= R). Override per class with
+        --class NAME=STRATEGY, e.g. --class text=min_precision:0.95 --class slider=min_recall:0.8.
+        """)
+
+    @Argument(help: "An evaluation folder (written by uidetect evaluate).") var evaluation: String
+    @Option(help: "The strategy for every class without an override.") var strategy: ThresholdStrategy = .maxF1
+    @Option(name: .customLong("class"), help: "A per-class override, NAME=STRATEGY (repeatable).") var overrides: [String] = []
+    @Option(help: "Where to write thresholds.json (default: inside the evaluation folder).") var out: String?
+
+    func parsedOverrides() throws -> [String: ThresholdStrategy] {
+        var out: [String: ThresholdStrategy] = [:]
+        for o in overrides {
+            guard let eq = o.firstIndex(of: "="), let s = ThresholdStrategy(parsing: String(o[o.index(after: eq)...])) else {
+                throw ValidationError("--class '\(o)' must be NAME=max_f1, NAME=min_precision:P or NAME=min_recall:R")
+            }
+            out[String(o[..<eq])] = s
+        }
+        return out
+    }
+
+    func validate() throws { _ = try parsedOverrides() }
+
+    func run() throws {
+        try reportingErrors {
+            let folder = try EvaluationFolder(URL(fileURLWithPath: evaluation))
+            let perClass = try parsedOverrides()
+            if let unknown = perClass.keys.sorted().first(where: { name in !folder.classes.contains { $0.name == name } }) {
+                throw ValidationError("--class names '\(unknown)', which is not in \(evaluation)'s vocabulary")
+            }
+            var classes: [String: Any] = [:]
+            print("class                 strategy                 threshold   prec    rec     F1")
+            for c in folder.classes {
+                let s = perClass[c.name] ?? strategy
+                let pick = ThresholdPicker.pick(c.curve, groundTruth: c.gtCount, strategy: s)
+                classes[c.name] = pick.map { ["threshold": $0.threshold, "precision": $0.precision, "recall": $0.recall, "f1": $0.f1, "strategy": s.description] as [String: Any] } ?? NSNull()
+                let figures = pick.map { String(format: "%9.3f  %5.1f  %5.1f  %5.1f", $0.threshold, 100 * $0.precision, 100 * $0.recall, 100 * $0.f1) }
+                    ?? (c.gtCount == 0 ? "        - (no ground truth)" : "        - (no point reaches it)")
+                print(c.name.padding(toLength: 21, withPad: " ", startingAt: 0) + " " + s.description.padding(toLength: 24, withPad: " ", startingAt: 0) + figures)
+            }
+            let object: [String: Any] = ["strategy": strategy.description, "classes": classes]
+            let url = URL(fileURLWithPath: out ?? (evaluation as NSString).appendingPathComponent("thresholds.json"))
+            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: url, options: .atomic)
+            print("wrote \(url.path)")
+        }
+    }
+}
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Per-class AP50 and AP-center of two or more evaluations side by side, with differences from the first.")
+
+    @Argument(help: "Evaluation folders; the first is the baseline.") var evaluations: [String]
+
+    func validate() throws {
+        guard evaluations.count >= 2 else { throw ValidationError("give two or more evaluation folders") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let folders = try evaluations.map { try EvaluationFolder(URL(fileURLWithPath: $0)) }
+            let names = folders[0].classes.map(\.name)
+            for f in folders.dropFirst() where f.classes.map(\.name) != names {
+                throw ValidationError("\(f.path) has another vocabulary than \(folders[0].path); compare evaluations of the same classes")
+            }
+            func pct(_ v: Double?) -> String { v.map { String(format: "%5.1f", 100 * $0) } ?? "    -" }
+            func delta(_ a: Double?, _ b: Double?) -> String {
+                guard let a, let b else { return "      " }
+                return String(format: "%+6.1f", 100 * (b - a))
+            }
+            for (k, f) in folders.enumerated() { print("[\(k)] \(f.path)") }
+            var header = "class               " + " AP50[0] ctr[0]"
+            for k in 1..<folders.count { header += "  AP50[\(k)]  diff  ctr[\(k)]  diff" }
+            print(header)
+            let rows = names.indices.map { i in (names[i], folders.map { ($0.classes[i].ap50, $0.classes[i].apCenter) }) }
+                + [("mean", folders.map { ($0.map50, $0.mapCenter) })]
+            for (name, values) in rows {
+                var line = name.padding(toLength: 20, withPad: " ", startingAt: 0) + "   " + pct(values[0].0) + "  " + pct(values[0].1)
+                for k in 1..<values.count {
+                    line += "    " + pct(values[k].0) + " " + delta(values[0].0, values[k].0) + "   " + pct(values[k].1) + " " + delta(values[0].1, values[k].1)
+                }
+                print(line)
+            }
+        }
+    }
+}
