@@ -1,5 +1,7 @@
 import Boxes
 import Evaluation
+import Images
+import Shards
 import Foundation
 import XCTest
 
@@ -220,5 +222,36 @@ final class EvaluationFolderTests: XCTestCase {
         XCTAssertEqual(ThresholdStrategy(parsing: "min_recall=0.8"), .minRecall(0.8))
         XCTAssertNil(ThresholdStrategy(parsing: "min_recall:2"))
         XCTAssertNil(ThresholdStrategy(parsing: "best"))
+    }
+}
+
+final class CrossVocabularyTests: XCTestCase {
+    func testClassMapRenamesBothSidesOntoCommonClasses() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xvocab-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Ground truth in another vocabulary: Text, Icon, Switch, List.
+        let writer = try ShardWriter(url: dir.appendingPathComponent("gt.h5"), classNames: ["Text", "Icon", "Switch", "List"], imageSize: Size(width: 8, height: 8))
+        try writer.append(ScreenRecord(imageID: "s", groupID: "s", image: RGBImage(size: Size(width: 8, height: 8)),
+                                       boxes: [box(0, 0, 4, 2), box(5, 5, 7, 7), box(0, 4, 3, 6), box(0, 0, 8, 8)], labels: [0, 1, 2, 3]))
+        try writer.finish()
+        let mapURL = dir.appendingPathComponent("map.yaml")
+        try """
+        common_classes: [text, icon, toggle]
+        source: {Text: text, Icon: icon, Switch: toggle}
+        default_vocabulary: {text: text, icon: icon, toggle_selected: toggle, toggle_unselected: toggle}
+        """.write(to: mapURL, atomically: true, encoding: .utf8)
+        let map = try ClassMap(contentsOf: mapURL)
+        let (names, images) = EvaluationLoader.groundTruth(try ShardSet([dir.path]), classMap: map)
+        XCTAssertEqual(names, ["text", "icon", "toggle"])
+        XCTAssertEqual(images[0].labels, [0, 1, 2], "List maps to nothing and is dropped")
+        // Detections in the default vocabulary, by name and by index (11 = toggle_unselected); slider maps to nothing.
+        let dets = #"[{"image_id": "s", "class": "text", "score": 0.9, "box": [0, 0, 4, 2]}, {"image_id": "s", "class": 11, "score": 0.8, "box": [0, 4, 3, 6]}, {"image_id": "s", "class": "slider", "score": 0.7, "box": [0, 0, 8, 8]}]"#
+        let detsURL = dir.appendingPathComponent("d.json")
+        try dets.write(to: detsURL, atomically: true, encoding: .utf8)
+        let loaded = try EvaluationLoader.detectionsJSON(detsURL, classNames: names, imageIDs: ["s"], classMap: map)
+        XCTAssertEqual(loaded.map(\.label), [0, 2])
+        let r = Evaluator().evaluate(EvaluationInput(classNames: names, images: images, detections: loaded))
+        XCTAssertEqual(r.classes.map(\.ap50), [1, 0, 1])
     }
 }
