@@ -45,13 +45,15 @@ let package = Package(
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
         .target(name: "Evaluation", dependencies: ["Boxes", "Shards"]),
+        // Reports a person reads: the evaluation's HTML page.
+        .target(name: "Reports", dependencies: ["Evaluation"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
         .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation"], swiftSettings: hotLoopFlags),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Evaluation
 import Foundation
+import Reports
 import Shards
 
 extension Interpolation: ExpressibleByArgument {}
@@ -38,9 +39,17 @@ struct Evaluate: ParsableCommand {
             let result = Evaluator(iouThreshold: iou, interpolation: interpolation).evaluate(input)
             let picks = result.classes.map { ThresholdPicker.pick($0.curve, groundTruth: $0.gtCount, strategy: .maxF1) }
             let confusion = ConfusionMatrix(input, thresholds: picks.map { $0?.threshold }, iouThreshold: iou)
-            try EvaluationFiles.write(result, thresholds: picks, strategy: .maxF1, confusion: confusion, to: URL(fileURLWithPath: out))
+            let outURL = URL(fileURLWithPath: out)
+            try EvaluationFiles.write(result, thresholds: picks, strategy: .maxF1, confusion: confusion, to: outURL)
+            let withPaper = names == defaultClassNames
+            var reference = EvaluationTable.paper
+            reference["mean"] = (71.3, 75.4)
+            try EvaluationReport(result: result, thresholds: picks, strategy: .maxF1, confusion: confusion,
+                                 reference: withPaper ? reference : [:], referenceName: "paper",
+                                 title: "Evaluation of \((detections as NSString).lastPathComponent)")
+                .write(to: outURL.appendingPathComponent("report.html"))
             print(EvaluationTable.render(result, picks: picks))
-            print("wrote metrics.json, pr_curves.csv, thresholds.json, confusion_matrix.csv to \(out)")
+            print("wrote metrics.json, pr_curves.csv, thresholds.json, confusion_matrix.csv and report.html to \(out)")
         }
     }
 }

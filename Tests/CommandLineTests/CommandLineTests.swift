@@ -162,9 +162,13 @@ final class EvaluateCommandLineTests: XCTestCase {
             let name = c["name"] as! String
             if classes[name, default: 0] == 0 { XCTAssertTrue(c["ap50"] is NSNull, name) } else { XCTAssertEqual(c["ap50"] as? Double, 1, name) }
         }
-        for file in ["pr_curves.csv", "thresholds.json", "confusion_matrix.csv"] {
+        for file in ["pr_curves.csv", "thresholds.json", "confusion_matrix.csv", "report.html"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("eval/\(file)").path), file)
         }
+        let report = try String(contentsOf: dir.appendingPathComponent("eval/report.html"), encoding: .utf8)
+        XCTAssertTrue(report.contains("<svg") && report.contains("Confusion matrix") && report.contains("paper AP50"))
+        let outside = report.components(separatedBy: "http").dropFirst().filter { !$0.hasPrefix("://www.w3.org/2000/svg") }
+        XCTAssertTrue(outside.isEmpty, "the report must open without the network")
         let csv = try String(contentsOf: dir.appendingPathComponent("eval/confusion_matrix.csv"), encoding: .utf8)
         XCTAssertTrue(csv.hasPrefix("ground_truth,checkbox_unselected,"))
 
