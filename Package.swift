@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
         // Optimizers, learning-rate schedules, gradient clipping.
         .target(name: "Optimizers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
+        // The SSD MobileNetV1 + FPN detector: model, anchors, box coder, matcher (ssd-model.md).
+        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes"], swiftSettings: hotLoopFlags),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
         .target(name: "Boxes"),
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Shards"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images"], resources: [.copy("Scripts")]),
         .testTarget(name: "ImagesTests", dependencies: ["Images"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),

@@ -1,0 +1,105 @@
+import Boxes
+import Foundation
+
+/// The anchors of ssd-model.md, in the model's output order: level, row, column, anchor index
+/// (a = scale_index * ratios + ratio_index).
+public struct AnchorGenerator: Sendable {
+    public let config: SSDConfig
+
+    public init(config: SSDConfig) { self.config = config }
+
+    /// Anchors per image.
+    public var count: Int {
+        (config.minLevel...config.maxLevel).reduce(0) { total, l in
+            total + (config.inputHeight >> l) * (config.inputWidth >> l) * config.anchorsPerLocation
+        }
+    }
+
+    /// Every anchor box, in input pixels.
+    public func anchors() -> [Box] {
+        var out: [Box] = []
+        out.reserveCapacity(count)
+        let c = config
+        for l in c.minLevel...c.maxLevel {
+            let stride = Double(1 << l)
+            let base = c.anchorScale * stride
+            var shapes: [(Double, Double)] = []
+            for s in 0..<c.scalesPerOctave {
+                let scale = pow(2, Double(s) / Double(c.scalesPerOctave))
+                for r in c.aspectRatios { shapes.append((base * scale * r.squareRoot(), base * scale / r.squareRoot())) }
+            }
+            for y in 0..<(c.inputHeight >> l) {
+                for x in 0..<(c.inputWidth >> l) {
+                    let cx = (Double(x) + 0.5) * stride, cy = (Double(y) + 0.5) * stride
+                    for (w, h) in shapes {
+                        out.append(Box(xMin: Float(cx - w / 2), yMin: Float(cy - h / 2), xMax: Float(cx + w / 2), yMax: Float(cy + h / 2)))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// Centre-size box coding with weights (10, 10, 5, 5) (ssd-model.md, "Box coding").
+public struct BoxCoder: Sendable {
+    public var weights: (Float, Float, Float, Float) = (10, 10, 5, 5)
+    /// Decoding clamps tw / 5 and th / 5 at log(1000 / 16).
+    public static let clamp = Float(log(1000.0 / 16))
+
+    public init() {}
+
+    /// Deltas (tx, ty, tw, th) that move `anchor` onto `box`.
+    public func encode(_ box: Box, anchor: Box) -> (Float, Float, Float, Float) {
+        let (aw, ah) = (anchor.width, anchor.height)
+        return (weights.0 * (box.centerX - anchor.centerX) / aw, weights.1 * (box.centerY - anchor.centerY) / ah,
+                weights.2 * logf(box.width / aw), weights.3 * logf(box.height / ah))
+    }
+
+    /// The box that deltas produce from `anchor`.
+    public func decode(_ d: (Float, Float, Float, Float), anchor: Box) -> Box {
+        let (aw, ah) = (anchor.width, anchor.height)
+        let cx = anchor.centerX + d.0 / weights.0 * aw, cy = anchor.centerY + d.1 / weights.1 * ah
+        let w = aw * expf(min(d.2 / weights.2, Self.clamp)), h = ah * expf(min(d.3 / weights.3, Self.clamp))
+        return Box(centerX: cx, centerY: cy, width: w, height: h)
+    }
+}
+
+/// Assigns anchors to ground-truth boxes (ssd-model.md, "Matching").
+public struct Matcher: Sendable {
+    public var positiveIoU = 0.5
+    public var negativeIoU = 0.4
+    /// An anchor's assignment: the index of its box, or one of these.
+    public static let negative = -1
+    public static let ignored = -2
+
+    public init() {}
+
+    /// For each anchor, its box index, `negative` or `ignored`.
+    ///
+    /// Best IoU >= 0.5: positive for that box; < 0.4: negative; between: ignored. Then each box's
+    /// anchors that tie for its highest IoU (if above 0) become positive too, each matched to the box
+    /// with which it has its own highest IoU (torchvision's low-quality matches).
+    public func match(anchors: [Box], boxes: [Box]) -> [Int] {
+        var result = [Int](repeating: Self.negative, count: anchors.count)
+        guard !boxes.isEmpty else { return result }
+        var bestIoU = [Double](repeating: 0, count: anchors.count)
+        var bestBox = [Int](repeating: 0, count: anchors.count)
+        var boxBest = [Double](repeating: 0, count: boxes.count)
+        for (a, anchor) in anchors.enumerated() {
+            for (b, box) in boxes.enumerated() {
+                let iou = anchor.iou(box)
+                if iou > bestIoU[a] { bestIoU[a] = iou; bestBox[a] = b }
+                if iou > boxBest[b] { boxBest[b] = iou }
+            }
+            result[a] = bestIoU[a] >= positiveIoU ? bestBox[a] : (bestIoU[a] < negativeIoU ? Self.negative : Self.ignored)
+        }
+        for (a, anchor) in anchors.enumerated() where result[a] < 0 {
+            for (b, box) in boxes.enumerated() where boxBest[b] > 0 && anchor.iou(box) == boxBest[b] {
+                result[a] = bestBox[a]
+                break
+            }
+        }
+        return result
+    }
+}
