@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Shards"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
-        .testTarget(name: "DetectionTests", dependencies: ["Detection", "TestSupport"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images"], resources: [.copy("Scripts")]),
         .testTarget(name: "ImagesTests", dependencies: ["Images"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),

@@ -86,3 +86,16 @@ public struct Box: Equatable, Hashable, Codable, Sendable, CustomStringConvertib
 
     public var description: String { "[\(xMin), \(yMin), \(xMax), \(yMax)]" }
 }
+
+/// Greedy non-maximum suppression: indices of `boxes` kept, best score first.
+/// A box is dropped when its IoU with a kept, higher-scored box exceeds `iouThreshold`;
+/// equal scores keep their input order.
+public func nonMaxSuppression(_ boxes: [Box], scores: [Float], iouThreshold: Double, limit: Int = .max) -> [Int] {
+    let order = boxes.indices.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
+    var kept: [Int] = []
+    for i in order {
+        if kept.count >= limit { break }
+        if kept.allSatisfy({ boxes[$0].iou(boxes[i]) <= iouThreshold }) { kept.append(i) }
+    }
+    return kept
+}

@@ -78,3 +78,72 @@ final class DetectionTests: XCTestCase {
         XCTAssertEqual(Matcher().match(anchors: anchors, boxes: []), [Int](repeating: Matcher.negative, count: 5))
     }
 }
+
+final class DetectorTests: XCTestCase {
+    func tinyConfig() -> SSDConfig {
+        var c = SSDConfig()
+        c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 16; c.headLayers = 1; c.numClasses = 2
+        return c
+    }
+
+    func testClassBalanceWeights() {
+        let counts = [100, 10, 0, 1]
+        XCTAssertEqual(ClassBalance.none.weights(counts: counts), [1, 1, 0, 1])
+        let inv = ClassBalance.inverseFrequency.weights(counts: counts)
+        XCTAssertEqual(inv[2], 0)
+        XCTAssertEqual(inv.reduce(0, +), 3, accuracy: 1e-5, "weights of present classes sum to their number")
+        XCTAssertEqual(inv[0] / inv[1], 0.1, accuracy: 1e-5)
+        let eff = ClassBalance.effectiveNumber(beta: 0.999).weights(counts: counts)
+        let raw = counts.map { $0 > 0 ? (1 - 0.999) / (1 - pow(0.999, Double($0))) : 0 }
+        XCTAssertEqual(Double(eff[0] / eff[3]), raw[0] / raw[3], accuracy: 1e-4)
+        XCTAssertEqual(ClassBalance.explicit([2, 3]).weights(counts: [5, 5]), [2, 3])
+    }
+
+    func testNMSKeepsTheBestOfOverlappingBoxes() {
+        let boxes = [Box(xMin: 0, yMin: 0, xMax: 10, yMax: 10), Box(xMin: 1, yMin: 0, xMax: 11, yMax: 10), Box(xMin: 20, yMin: 0, xMax: 30, yMax: 10)]
+        XCTAssertEqual(nonMaxSuppression(boxes, scores: [0.8, 0.9, 0.5], iouThreshold: 0.5), [1, 2])
+        XCTAssertEqual(nonMaxSuppression(boxes, scores: [0.8, 0.9, 0.5], iouThreshold: 0.9), [1, 0, 2])
+    }
+
+    func testLossFallsWhileFittingTwoScreensAndDetectFindsTheBoxes() {
+        var g = SeededGenerator(seed: 3)
+        let c = tinyConfig()
+        let detector = SSDDetector(model: SSDModel(config: c, generator: &g), classWeights: [1, 1])
+        // Two screens with bright rectangles of two kinds on a dark background.
+        var pixels = [Float](repeating: -1, count: 2 * 128 * 64 * 3)
+        let targets: [(boxes: [Box], labels: [Int32])] = [
+            ([Box(xMin: 8, yMin: 16, xMax: 40, yMax: 32), Box(xMin: 16, yMin: 80, xMax: 32, yMax: 96)], [0, 1]),
+            ([Box(xMin: 24, yMin: 40, xMax: 56, yMax: 56)], [0]),
+        ]
+        for (i, t) in targets.enumerated() {
+            for (b, l) in zip(t.boxes, t.labels) {
+                for y in Int(b.yMin)..<Int(b.yMax) { for x in Int(b.xMin)..<Int(b.xMax) {
+                    let p = ((i * 128 + y) * 64 + x) * 3
+                    pixels[p] = 1; pixels[p + 1] = l == 0 ? 1 : -1; pixels[p + 2] = -1
+                } }
+            }
+        }
+        let images = Tensor(shape: [2, 128, 64, 3], values: pixels)
+        let optimizer = AdamW(parameters: detector.model.parameters, weightDecay: 0)
+        var first: Float = 0, last: Float = 0
+        for step in 0..<60 {
+            optimizer.zeroGrad()
+            let loss = detector.loss(images: images, targets: targets)
+            XCTAssertGreaterThan(loss.positives, 0)
+            loss.total.backward()
+            optimizer.step(learningRate: 0.01)
+            if step == 0 { first = loss.total.item }
+            last = loss.total.item
+        }
+        XCTAssertLessThan(last, 0.3 * first, "loss \(first) -> \(last)")
+        let found = detector.detect(images: images)
+        XCTAssertEqual(found.count, 2)
+        // The top detection of screen 1 is its single box, with the right class.
+        let top = found[1][0]
+        XCTAssertEqual(top.label, 0)
+        XCTAssertGreaterThan(top.box.iou(targets[1].boxes[0]), 0.5, "\(top)")
+    }
+}
+
+import Optimizers
+import Foundation
