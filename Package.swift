@@ -50,12 +50,12 @@ let package = Package(
         // Reports a person reads: the evaluation's HTML page.
         .target(name: "Reports", dependencies: ["Evaluation"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
-        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation"], swiftSettings: hotLoopFlags),
+        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection"], swiftSettings: hotLoopFlags),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Detection
 import Diagnostics
 import Foundation
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed on this machine.",
-        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self])
+        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self, BenchTrain.self])
 }
 
 struct BenchEngine: ParsableCommand {
@@ -155,6 +156,44 @@ struct BenchEvaluate: ParsableCommand {
             } else {
                 print("  pycocotools: not available (python3 -m pip install numpy pycocotools)")
             }
+        }
+    }
+}
+
+struct BenchTrain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Training images/s of the detector (forward, loss with matched targets, backward, SGD step) on synthetic screens.")
+
+    enum Network: String, ExpressibleByArgument { case bench, paperSize = "paper-size" }
+
+    @Option(help: "bench or paper-size (ssd-model.md's named sizes).") var network: Network = .bench
+    @Option(help: "Screens per batch (the spec's bench uses 8).") var batchSize: Int = 8
+    @Option(help: "Timed steps per run.") var steps: Int = 5
+    @Option(help: "Runs; the median is reported.") var runs: Int = 3
+    @OptionGroup var threads: ThreadOptions
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func run() throws {
+        threads.apply()
+        try reportingErrors {
+            let config: SSDConfig = network == .bench ? .bench : .paperSize
+            let progress = ProgressLine(enabled: !json)
+            let r = try TrainingBenchmark(config: config, name: network.rawValue, batchSize: batchSize, steps: steps, runs: runs).run { progress.update($0) }
+            progress.finish()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(r), as: UTF8.self))
+                return
+            }
+            print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) threads, median of \(r.runs) runs of \(steps) steps")
+            print(String(format: "  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
+            for (name, v) in [("target assignment", r.targetSeconds), ("forward + loss", r.forwardLossSeconds), ("backward", r.backwardSeconds), ("optimizer", r.optimizerSeconds)] {
+                print("  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * v, 100 * v / (r.stepSeconds + r.targetSeconds)))
+            }
+            print(String(format: "  %.2f GFLOP forward per image; %.0f GFLOP/s trained (3x forward); peak memory %.2f GiB",
+                         r.forwardGFLOPPerImage, 3 * r.forwardGFLOPPerImage * r.imagesPerSecond, r.peakResidentGiB))
         }
     }
 }
