@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "Optimizers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
         // The SSD MobileNetV1 + FPN detector: model, anchors, box coder, matcher (ssd-model.md).
         .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes"], swiftSettings: hotLoopFlags),
+        // Named float32 tensors as safetensors files: checkpoints and exports.
+        .target(name: "Checkpoints"),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
         .target(name: "Boxes"),
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
@@ -66,6 +68,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Shards"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
+        .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images"], resources: [.copy("Scripts")]),
         .testTarget(name: "ImagesTests", dependencies: ["Images"]),

@@ -1,0 +1,86 @@
+import Checkpoints
+import Foundation
+import XCTest
+
+final class SafetensorsTests: XCTestCase {
+    func folder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("st-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+
+    let tensors = [NamedTensor(name: "backbone.stem.conv.weight", shape: [3, 3, 3, 2], values: (0..<54).map { Float($0) * 0.25 - 3 }),
+                   NamedTensor(name: "head.bias", shape: [3], values: [-4.59512, 0, 1e-30]),
+                   NamedTensor(name: "scalar", shape: [], values: [7])]
+
+    func testRoundTripKeepsNamesShapesValuesAndMetadata() throws {
+        let url = try folder().appendingPathComponent("w.safetensors")
+        try Safetensors.write(tensors, metadata: ["layout": "NHWC, HWIO"], to: url)
+        let (back, meta) = try Safetensors.read(url)
+        XCTAssertEqual(back, tensors)
+        XCTAssertEqual(meta, ["layout": "NHWC, HWIO"])
+        let data = try Data(contentsOf: url)
+        let headerLength = data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        XCTAssertEqual((8 + Int(headerLength)) % 8, 0, "data starts 8-byte aligned")
+    }
+
+    func testPythonSafetensorsReadsOurFile() throws {
+        let url = try folder().appendingPathComponent("w.safetensors")
+        try Safetensors.write(tensors, metadata: ["layout": "NHWC, HWIO"], to: url)
+        func run(_ args: [String]) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = args
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            p.standardError = pipe
+            try p.run()
+            let out = pipe.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+        }
+        if try run(["python3", "-c", "import safetensors, numpy"]).0 != 0 {
+            let (status, log) = try run(["python3", "-m", "pip", "install", "-q", "numpy", "safetensors"])
+            XCTAssertEqual(status, 0, log)
+        }
+        let script = """
+        import json, sys
+        from safetensors.numpy import load_file
+        from safetensors import safe_open
+        t = load_file(sys.argv[1])
+        with safe_open(sys.argv[1], "np") as f: meta = f.metadata()
+        print(json.dumps({"meta": meta, "tensors": {k: {"shape": list(v.shape), "dtype": str(v.dtype), "values": [float(x) for x in v.reshape(-1)]} for k, v in t.items()}}))
+        """
+        let (status, out) = try run(["python3", "-c", script, url.path])
+        XCTAssertEqual(status, 0, out)
+        let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        XCTAssertEqual(object["meta"] as? [String: String], ["layout": "NHWC, HWIO"])
+        let read = object["tensors"] as! [String: [String: Any]]
+        for t in tensors {
+            let r = try XCTUnwrap(read[t.name], t.name)
+            XCTAssertEqual(r["shape"] as? [Int], t.shape)
+            XCTAssertEqual(r["dtype"] as? String, "float32")
+            XCTAssertEqual((r["values"] as! [Double]).map(Float.init), t.values, t.name)
+        }
+    }
+
+    func testDamagedFilesAreRefusedNamingTheField() throws {
+        let dir = try folder()
+        let good = try Safetensors.encode(tensors)
+        let cut = dir.appendingPathComponent("cut.safetensors")
+        try good.prefix(good.count - 10).write(to: cut)
+        XCTAssertThrowsError(try Safetensors.read(cut)) { XCTAssertTrue(($0 as? SafetensorsError)?.problem.contains("truncated") ?? false, "\($0)") }
+        try good.prefix(5).write(to: cut)
+        XCTAssertThrowsError(try Safetensors.read(cut)) { XCTAssertEqual(($0 as? SafetensorsError)?.field, "header") }
+        // A header that lies about a tensor's size.
+        let header = #"{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}"#
+        var bad = Data()
+        var n = UInt64(header.utf8.count).littleEndian
+        withUnsafeBytes(of: &n) { bad.append(contentsOf: $0) }
+        bad.append(Data(header.utf8)); bad.append(Data(count: 8))
+        let lie = dir.appendingPathComponent("lie.safetensors")
+        try bad.write(to: lie)
+        XCTAssertThrowsError(try Safetensors.read(lie)) { XCTAssertEqual(($0 as? SafetensorsError)?.field, "w") }
+    }
+}
