@@ -36,6 +36,11 @@ public struct DetectedBox: Equatable, Sendable {
     public var box: Box
     public var label: Int
     public var score: Float
+    public init(box: Box, label: Int, score: Float) {
+        self.box = box
+        self.label = label
+        self.score = score
+    }
 }
 
 /// The detector: the model with its anchors, target assignment, loss and post-processing.

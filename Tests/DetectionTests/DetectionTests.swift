@@ -147,3 +147,25 @@ final class DetectorTests: XCTestCase {
 
 import Optimizers
 import Foundation
+
+final class DeploymentFilterTests: XCTestCase {
+    func testSimilarClassesSuppressEachOtherAndThresholdsApply() throws {
+        let names = ["icon", "picture", "text", "container", "text_field"]
+        let a = Box(xMin: 0, yMin: 0, xMax: 10, yMax: 10), nearlyA = Box(xMin: 0, yMin: 0, xMax: 10, yMax: 10.5)
+        let dets = [
+            DetectedBox(box: a, label: 0, score: 0.9),        // icon
+            DetectedBox(box: nearlyA, label: 1, score: 0.6),  // picture on it, IoU .95: suppressed
+            DetectedBox(box: nearlyA, label: 2, score: 0.5),  // text: not a similar class, kept
+            DetectedBox(box: Box(xMin: 20, yMin: 0, xMax: 40, yMax: 10), label: 3, score: 0.4),   // container
+            DetectedBox(box: Box(xMin: 20, yMin: 0, xMax: 40, yMax: 12), label: 4, score: 0.7),   // text_field, IoU .83 with it: wins
+        ]
+        let kept = DeploymentFilter().apply(dets, classNames: names)
+        XCTAssertEqual(kept.map(\.label), [0, 4, 2])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thr-\(UUID().uuidString).json")
+        try #"{"strategy": "max_f1", "classes": {"icon": {"threshold": 0.95, "precision": 1, "recall": 0.5, "f1": 0.6}, "text": null}}"#
+            .write(to: dir, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let filter = DeploymentFilter(thresholds: try DeploymentFilter.thresholds(from: dir))
+        XCTAssertEqual(filter.apply(dets, classNames: names).map(\.label), [4, 2], "the icon is under its threshold; text has none")
+    }
+}
