@@ -42,9 +42,7 @@ struct BenchEngine: ParsableCommand {
         let report = EngineBenchmark(network: network, repeats: repeats, sgemmSize: sgemmSize).run { progress.update("measuring \($0)", fractionDone: $1) }
         progress.finish()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
             return
         }
         print(BenchTables.render(report))
@@ -114,9 +112,7 @@ struct BenchData: ParsableCommand {
                 .run { progress.update($0) }
             progress.finish()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                try printJSON(report)
             } else {
                 print(String(format: "input pipeline, %d worker(s), batches of %d, %d screens of %@, median of %d runs",
                              report.workers, report.batchSize, report.screens, report.size, report.runs))
@@ -143,9 +139,7 @@ struct BenchEvaluate: ParsableCommand {
             let r = try EvaluationBenchmark(images: images, runs: runs).run { progress.update($0) }
             progress.finish()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(r), as: UTF8.self))
+                try printJSON(r)
                 return
             }
             print("\(r.images) screens, \(r.groundTruthBoxes) boxes, \(r.detections) detections; median of \(r.runs) runs")
@@ -182,9 +176,7 @@ struct BenchTrain: ParsableCommand {
             let r = try TrainingBenchmark(config: config, name: network.rawValue, batchSize: batchSize, steps: steps, runs: runs).run { progress.update($0) }
             progress.finish()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(r), as: UTF8.self))
+                try printJSON(r)
                 return
             }
             print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) threads, median of \(r.runs) runs of \(steps) steps")

@@ -9,6 +9,13 @@ extension Size: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
 }
 
+/// Prints one pretty, key-sorted JSON object: the output scripts read.
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
 /// Turns library errors into a clean message and a non-zero exit.
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as ValidationError { throw e } catch let e as ExitCode { throw e } catch {
@@ -133,9 +140,7 @@ struct Stats: ParsableCommand {
             }
             let stats = DatasetStatistics(set)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(stats), as: UTF8.self))
+                try printJSON(stats)
             } else {
                 print(stats.table())
             }

@@ -1,5 +1,6 @@
 import Checkpoints
 import Foundation
+import TestSupport
 import XCTest
 
 final class SafetensorsTests: XCTestCase {
@@ -28,20 +29,8 @@ final class SafetensorsTests: XCTestCase {
     func testPythonSafetensorsReadsOurFile() throws {
         let url = try folder().appendingPathComponent("w.safetensors")
         try Safetensors.write(tensors, metadata: ["layout": "NHWC, HWIO"], to: url)
-        func run(_ args: [String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = args
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = pipe
-            try p.run()
-            let out = pipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: out, as: UTF8.self))
-        }
-        if try run(["python3", "-c", "import safetensors, numpy"]).0 != 0 {
-            let (status, log) = try run(["python3", "-m", "pip", "install", "-q", "numpy", "safetensors"])
+        if try runCommand(["python3", "-c", "import safetensors, numpy"]).0 != 0 {
+            let (status, log) = try runCommand(["python3", "-m", "pip", "install", "-q", "numpy", "safetensors"])
             XCTAssertEqual(status, 0, log)
         }
         let script = """
@@ -52,7 +41,7 @@ final class SafetensorsTests: XCTestCase {
         with safe_open(sys.argv[1], "np") as f: meta = f.metadata()
         print(json.dumps({"meta": meta, "tensors": {k: {"shape": list(v.shape), "dtype": str(v.dtype), "values": [float(x) for x in v.reshape(-1)]} for k, v in t.items()}}))
         """
-        let (status, out) = try run(["python3", "-c", script, url.path])
+        let (status, out) = try runCommand(["python3", "-c", script, url.path])
         XCTAssertEqual(status, 0, out)
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
         XCTAssertEqual(object["meta"] as? [String: String], ["layout": "NHWC, HWIO"])

@@ -1,6 +1,7 @@
 import Boxes
 import Evaluation
 import Foundation
+import TestSupport
 import XCTest
 
 /// coco101 AP equals pycocotools' AP at IoU 0.5 on random data sets (evaluation.md, step 4).
@@ -15,24 +16,12 @@ final class PycocotoolsCrossCheckTests: XCTestCase {
         mutating func coordinate(_ range: Double) -> Float { Float((next() * range * 64).rounded(.down) / 64) }
     }
 
-    func run(_ command: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = command
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: out, as: UTF8.self))
-    }
 
     func testCoco101MatchesPycocotoolsOnRandomDataSets() throws {
         // The test installs what it needs (numpy, pycocotools from PyPI).
-        let (check, _) = try run(["python3", "-c", "import pycocotools, numpy"])
+        let (check, _) = try runCommand(["python3", "-c", "import pycocotools, numpy"])
         if check != 0 {
-            let (status, log) = try run(["python3", "-m", "pip", "install", "-q", "numpy", "pycocotools"])
+            let (status, log) = try runCommand(["python3", "-m", "pip", "install", "-q", "numpy", "pycocotools"])
             XCTAssertEqual(status, 0, "pip install failed: \(log)")
         }
         var g = Generator(state: 2024)
@@ -84,7 +73,7 @@ final class PycocotoolsCrossCheckTests: XCTestCase {
         let inURL = dir.appendingPathComponent("in.json"), outURL = dir.appendingPathComponent("out.json")
         try JSONSerialization.data(withJSONObject: ["datasets": datasets]).write(to: inURL)
         let script = Bundle.module.resourceURL!.appendingPathComponent("Scripts/pycocotools_ap.py")
-        let (status, log) = try run(["python3", script.path, inURL.path, outURL.path])
+        let (status, log) = try runCommand(["python3", script.path, inURL.path, outURL.path])
         XCTAssertEqual(status, 0, log)
         let reference = try JSONSerialization.jsonObject(with: Data(contentsOf: outURL)) as! [String: Any]
         let aps = reference["aps"] as! [[String: Any]]

@@ -1,3 +1,4 @@
+import Foundation
 import Engine
 import XCTest
 
@@ -70,4 +71,18 @@ public func referenceConv2D(
         out[((b * ho + oy) * wo + ox) * cout + co] = Float(s)
     } } } }
     return out
+}
+
+/// Runs a command through /usr/bin/env; returns its exit status and combined output.
+public func runCommand(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = arguments
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = pipe
+    try p.run()
+    let out = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: out, as: UTF8.self))
 }
