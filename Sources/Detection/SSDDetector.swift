@@ -75,32 +75,53 @@ public final class SSDDetector {
         public let positives: Int
     }
 
-    /// Training loss for NHWC `images` and each image's boxes and labels (input pixels).
-    public func loss(images: Tensor, targets: [(boxes: [Box], labels: [Int32])]) -> Loss {
-        let n = images.shape[0]
-        precondition(targets.count == n, "\(targets.count) targets for \(n) images")
-        let (logits, deltas) = model.outputs(images: images, mode: .training)
-        let a = anchors.count, k = model.config.numClasses
-        var labels = [Int32](repeating: -1, count: n * a)
-        var weights = [Float](repeating: 1, count: n * a)
-        var positiveRows: [Int] = []
-        var boxTargets: [Float] = []
-        for (i, t) in targets.enumerated() {
-            let assignment = matcher.match(anchors: anchors, boxes: t.boxes)
-            for (j, m) in assignment.enumerated() {
+    /// Per-anchor training targets of a batch: rows are (image, anchor) pairs.
+    public struct AssignedTargets {
+        /// Positive anchors' class; -1 for negatives and ignored anchors.
+        public var labels: [Int32]
+        /// The class weight of a positive, 1 for a negative, 0 for an ignored anchor.
+        public var weights: [Float]
+        public var positiveRows: [Int]
+        /// Encoded box deltas of the positive rows, 4 each.
+        public var boxTargets: [Float]
+    }
+
+    /// Matches each image's boxes (input pixels) to the anchors and encodes the targets.
+    public func assignTargets(_ targets: [(boxes: [Box], labels: [Int32])]) -> AssignedTargets {
+        let a = anchors.count
+        var t = AssignedTargets(labels: [Int32](repeating: -1, count: targets.count * a), weights: [Float](repeating: 1, count: targets.count * a),
+                                positiveRows: [], boxTargets: [])
+        for (i, image) in targets.enumerated() {
+            for (j, m) in matcher.match(anchors: anchors, boxes: image.boxes).enumerated() {
                 let row = i * a + j
                 if m >= 0 {
-                    let c = Int(t.labels[m])
-                    labels[row] = Int32(c)
-                    weights[row] = classWeights[c]
-                    positiveRows.append(row)
-                    let d = coder.encode(t.boxes[m], anchor: anchors[j])
-                    boxTargets += [d.0, d.1, d.2, d.3]
+                    let c = Int(image.labels[m])
+                    t.labels[row] = Int32(c)
+                    t.weights[row] = classWeights[c]
+                    t.positiveRows.append(row)
+                    let d = coder.encode(image.boxes[m], anchor: anchors[j])
+                    t.boxTargets += [d.0, d.1, d.2, d.3]
                 } else if m == Matcher.ignored {
-                    weights[row] = 0
+                    t.weights[row] = 0
                 }
             }
         }
+        return t
+    }
+
+    /// Training loss for NHWC `images` and each image's boxes and labels (input pixels).
+    public func loss(images: Tensor, targets: [(boxes: [Box], labels: [Int32])]) -> Loss {
+        precondition(targets.count == images.shape[0], "\(targets.count) targets for \(images.shape[0]) images")
+        return loss(images: images, assigned: assignTargets(targets))
+    }
+
+    /// Training loss for NHWC `images` with targets already assigned to anchors.
+    public func loss(images: Tensor, assigned: AssignedTargets) -> Loss {
+        let n = images.shape[0]
+        let (logits, deltas) = model.outputs(images: images, mode: .training)
+        let a = anchors.count, k = model.config.numClasses
+        precondition(assigned.labels.count == n * a, "targets assigned for \(assigned.labels.count / a) images, \(n) given")
+        let (labels, weights, positiveRows, boxTargets) = (assigned.labels, assigned.weights, assigned.positiveRows, assigned.boxTargets)
         let normaliser = 1 / Float(max(1, positiveRows.count))
         let classification = logits.reshaped([n * a, k])
             .sigmoidFocalLoss(labels: labels, weights: weights, alpha: focalAlpha, gamma: focalGamma).scaled(by: normaliser)

@@ -9,7 +9,7 @@ public final class MobileNetV1: Module {
     public let blocks: [DepthwiseSeparable]
 
     /// (output channels before alpha, stride) of blocks b1...b13.
-    static let plan: [(Int, Int)] = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),
+    public static let plan: [(Int, Int)] = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),
                                      (512, 1), (512, 1), (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1)]
 
     public init<G: RandomNumberGenerator>(config c: SSDConfig, generator g: inout G) {

@@ -1,3 +1,5 @@
+import Detection
+
 /// One convolution of a network, as the benchmark times it.
 public struct ConvShape: Codable, Equatable, Sendable {
     public var name: String
@@ -21,59 +23,59 @@ public struct ConvShape: Codable, Equatable, Sendable {
     public var forwardBackwardFLOPs: Double { forwardFLOPs * (inputNeedsGradient ? 3 : 2) }
 }
 
-/// The sizes of the spec's MobileNetV1 + FPN + shared-head SSD that fix its conv shapes.
+/// A detector config and a batch size: what fixes the shapes of every conv the benchmarks time.
 public struct NetworkSize: Sendable {
-    public var width = 256, height = 512, batch = 8
-    public var alpha = 0.5
-    public var fpnDepth = 64, headLayers = 2, minLevel = 3, maxLevel = 6
-    public var classes = 13, anchorsPerLocation = 8
+    public var config: SSDConfig
+    public var batch: Int
 
-    /// The spec's `bench` network (ssd-model.md, "Named sizes").
+    public init(config: SSDConfig = .bench, batch: Int = 8) {
+        self.config = config
+        self.batch = batch
+    }
+
+    /// The spec's `bench` network (ssd-model.md, "Named sizes") at batch 8.
     public static let bench = NetworkSize()
 
-    public init() {}
-
-    /// ch(c) = max(8, floor(c * alpha)).
-    func ch(_ c: Int) -> Int { max(8, Int((Double(c) * alpha).rounded(.down))) }
+    public var width: Int { config.inputWidth }
+    public var height: Int { config.inputHeight }
 
     /// Every convolution of the network in forward order, with duplicates.
     public func convolutions() -> [ConvShape] {
+        let c = config
         var out: [ConvShape] = []
         var (h, w) = (height / 2, width / 2)
         func add(_ name: String, _ hh: Int, _ ww: Int, _ cin: Int, _ cout: Int, k: Int, s: Int = 1, groups: Int = 1, bias: Bool, grad: Bool = true) {
             out.append(ConvShape(name: name, batch: batch, height: hh, width: ww, inChannels: cin, outChannels: cout,
                                  kernel: k, stride: s, groups: groups, bias: bias, inputNeedsGradient: grad))
         }
-        add("stem", height, width, 3, ch(32), k: 3, s: 2, bias: false, grad: false)
-        var c = ch(32)
-        let blocks: [(Int, Int)] = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),
-                                    (512, 1), (512, 1), (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1)]
+        add("stem", height, width, 3, c.channels(32), k: 3, s: 2, bias: false, grad: false)
+        var channels = c.channels(32)
         var levelShapes: [Int: (h: Int, w: Int, c: Int)] = [:]
-        for (i, (channels, s)) in blocks.enumerated() {
-            add("b\(i + 1).depthwise", h, w, c, c, k: 3, s: s, groups: c, bias: false)
+        for (i, (out, s)) in MobileNetV1.plan.enumerated() {
+            add("b\(i + 1).depthwise", h, w, channels, channels, k: 3, s: s, groups: channels, bias: false)
             if s == 2 { h = (h + 1) / 2; w = (w + 1) / 2 }
-            add("b\(i + 1).pointwise", h, w, c, ch(channels), k: 1, bias: false)
-            c = ch(channels)
-            if i == 4 { levelShapes[3] = (h, w, c) }
-            if i == 10 { levelShapes[4] = (h, w, c) }
-            if i == 12 { levelShapes[5] = (h, w, c) }
+            add("b\(i + 1).pointwise", h, w, channels, c.channels(out), k: 1, bias: false)
+            channels = c.channels(out)
+            if i == 4 { levelShapes[3] = (h, w, channels) }
+            if i == 10 { levelShapes[4] = (h, w, channels) }
+            if i == 12 { levelShapes[5] = (h, w, channels) }
         }
-        let d = fpnDepth
+        let d = c.fpnDepth
         for l in 3...5 { let s = levelShapes[l]!; add("fpn.lateral\(l)", s.h, s.w, s.c, d, k: 1, bias: true) }
         for l in 3...5 { let s = levelShapes[l]!; add("fpn.output\(l)", s.h, s.w, d, d, k: 3, bias: true) }
         var (eh, ew) = (levelShapes[5]!.h, levelShapes[5]!.w)
-        var levels = (minLevel...min(maxLevel, 5)).map { (levelShapes[$0]!.h, levelShapes[$0]!.w) }
-        if maxLevel >= 6 {
-            for l in 6...maxLevel {
+        var levels = (c.minLevel...min(c.maxLevel, 5)).map { (levelShapes[$0]!.h, levelShapes[$0]!.w) }
+        if c.maxLevel >= 6 {
+            for l in 6...c.maxLevel {
                 add("fpn.extra\(l)", eh, ew, d, d, k: 3, s: 2, bias: true)
                 eh = (eh + 1) / 2; ew = (ew + 1) / 2
                 levels.append((eh, ew))
             }
         }
-        for (level, (lh, lw)) in zip(minLevel...maxLevel, levels) {
+        for (level, (lh, lw)) in zip(c.minLevel...c.maxLevel, levels) {
             for tower in ["class", "box"] {
-                for i in 0..<headLayers { add("head.\(tower).\(i).P\(level)", lh, lw, d, d, k: 3, bias: true) }
-                let outC = anchorsPerLocation * (tower == "class" ? classes : 4)
+                for i in 0..<c.headLayers { add("head.\(tower).\(i).P\(level)", lh, lw, d, d, k: 3, bias: true) }
+                let outC = c.anchorsPerLocation * (tower == "class" ? c.numClasses : 4)
                 add("head.\(tower).out.P\(level)", lh, lw, d, outC, k: 3, bias: true)
             }
         }

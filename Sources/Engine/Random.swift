@@ -1,5 +1,5 @@
 import Foundation
-import SeededRandom
+// The engine's users get the seeded generator with it.
 @_exported import SeededRandom
 
 /// Fills `count` floats with N(mean, std^2) samples (Box-Muller in double precision).

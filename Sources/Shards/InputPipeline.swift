@@ -44,7 +44,6 @@ public final class InputPipeline {
     private var producer: Thread?
     private var stopped = false
     private var producerFinished = false
-    private var nextToTake = 0
 
     public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true) {
         precondition(batchSize >= 1 && workers >= 1 && prefetch >= 1)
@@ -112,7 +111,6 @@ public final class InputPipeline {
         let item = queue.removeFirst()
         condition.signal()
         condition.unlock()
-        nextToTake += 1
         return try item.get()
     }
 

@@ -12,14 +12,13 @@ public final class ShardSet {
     /// Opens and validates every shard named by `specs` (files, folders or globs).
     public init(_ specs: [String]) throws {
         let urls = try Self.expand(specs)
-        guard let first = urls.first else { throw ShardError.missing(path: specs.joined(separator: " "), name: "any .h5 shard") }
+        guard !urls.isEmpty else { throw ShardError.missing(path: specs.joined(separator: " "), name: "any .h5 shard") }
         var readers: [ShardReader] = []
         for url in urls { readers.append(try ShardReader(url: url)) }
         let names = readers[0].classNames
         for r in readers.dropFirst() where r.classNames != names {
             throw ShardError.vocabularyMismatch(path: r.url.path, expected: names, found: r.classNames)
         }
-        _ = first
         self.readers = readers
         classNames = names
         var s = [0]

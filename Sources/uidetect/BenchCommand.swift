@@ -182,7 +182,7 @@ struct BenchTrain: ParsableCommand {
             print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) threads, median of \(r.runs) runs of \(steps) steps")
             print(String(format: "  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
             for (name, v) in [("target assignment", r.targetSeconds), ("forward + loss", r.forwardLossSeconds), ("backward", r.backwardSeconds), ("optimizer", r.optimizerSeconds)] {
-                print("  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * v, 100 * v / (r.stepSeconds + r.targetSeconds)))
+                print("  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * v, 100 * v / r.stepSeconds))
             }
             print(String(format: "  %.2f GFLOP forward per image; %.0f GFLOP/s trained (3x forward); peak memory %.2f GiB",
                          r.forwardGFLOPPerImage, 3 * r.forwardGFLOPPerImage * r.imagesPerSecond, r.peakResidentGiB))

@@ -107,10 +107,11 @@ struct Show: ParsableCommand {
             var canvas = image.resized(to: Size(width: image.width * scale, height: image.height * scale))
             let font = try Font()
             let s = Float(scale)
-            for (box, label) in zip(record.boxes, record.labels) {
-                let name = reader.classNames[Int(label)]
-                let score = record.scores.map { _ in "" } ?? ""
-                canvas.annotate(box.transformed(scaleX: s, scaleY: s), label: name + score, color: ClassColors.color(Int(label)), font: font, pixelSize: 9 + scale)
+            for (k, (box, label)) in zip(record.boxes, record.labels).enumerated() {
+                // Detection shards carry a score per box: show it beside the class.
+                let score = record.scores.map { String(format: " %.2f", $0[k]) } ?? ""
+                canvas.annotate(box.transformed(scaleX: s, scaleY: s), label: reader.classNames[Int(label)] + score,
+                                color: ClassColors.color(Int(label)), font: font, pixelSize: 9 + scale)
             }
             try ImageCodec.writePNG(canvas, to: URL(fileURLWithPath: out))
             print("\(out): screen \(index) '\(record.imageID)' of app '\(record.groupID)', \(record.boxes.count) boxes")
