@@ -122,6 +122,7 @@ public final class SSDDetector {
         let a = anchors.count, k = model.config.numClasses
         precondition(assigned.labels.count == n * a, "targets assigned for \(assigned.labels.count / a) images, \(n) given")
         let (labels, weights, positiveRows, boxTargets) = (assigned.labels, assigned.weights, assigned.positiveRows, assigned.boxTargets)
+        return Autodiff.section("loss") {
         let normaliser = 1 / Float(max(1, positiveRows.count))
         let classification = logits.reshaped([n * a, k])
             .sigmoidFocalLoss(labels: labels, weights: weights, alpha: focalAlpha, gamma: focalGamma).scaled(by: normaliser)
@@ -133,6 +134,7 @@ public final class SSDDetector {
                 .smoothL1Loss(target: Tensor(shape: [positiveRows.count, 4], values: boxTargets), beta: smoothL1Beta).scaled(by: normaliser)
         }
         return Loss(total: classification + box.scaled(by: boxLossWeight), classification: classification, box: box, positives: positiveRows.count)
+        }
     }
 
     /// Detections for NHWC `images` (inference mode, nothing recorded): score floor, the best

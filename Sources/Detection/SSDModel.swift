@@ -125,11 +125,14 @@ public final class SSDModel: Module {
     /// anchors ordered level, then row, then column, then anchor index (the order of `AnchorGenerator`).
     public func outputs(images: Tensor, mode: Mode) -> (classLogits: Tensor, boxDeltas: Tensor) {
         let n = images.shape[0]
-        let levels = fpn(backbone(images, mode: mode), mode: mode)
+        let features = Autodiff.section("backbone") { backbone(images, mode: mode) }
+        let levels = Autodiff.section("fpn") { fpn(features, mode: mode) }
         let k = config.numClasses
-        // (N, H, W, A*K) is already (N, H*W*A, K) in memory: channels last keeps the anchor index innermost.
-        let logits = levels.map { classHead($0, mode: mode).reshaped([n, -1, k]) }
-        let deltas = levels.map { boxHead($0, mode: mode).reshaped([n, -1, 4]) }
-        return (Tensor.concatenate(logits, axis: 1), Tensor.concatenate(deltas, axis: 1))
+        return Autodiff.section("heads") {
+            // (N, H, W, A*K) is already (N, H*W*A, K) in memory: channels last keeps the anchor index innermost.
+            let logits = levels.map { classHead($0, mode: mode).reshaped([n, -1, k]) }
+            let deltas = levels.map { boxHead($0, mode: mode).reshaped([n, -1, 4]) }
+            return (Tensor.concatenate(logits, axis: 1), Tensor.concatenate(deltas, axis: 1))
+        }
     }
 }

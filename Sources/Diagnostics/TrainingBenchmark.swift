@@ -7,31 +7,35 @@ import Optimizers
 import Shards
 import Synthesis
 
-/// What `uidetect bench train` measures: training steps of a network on synthetic screens.
+/// What `uidetect bench train` measures: training steps of a network on synthetic screens
+/// served by the input pipeline, with the time of each part.
 public struct TrainingBenchmarkReport: Codable {
     public var config: String
     public var batchSize: Int
     public var threads: Int
     public var parameters: Int
     public var imagesPerSecond: Double
-    /// Median seconds per step, and its parts.
+    /// Median seconds per step.
     public var stepSeconds: Double
-    public var targetSeconds: Double
-    public var forwardLossSeconds: Double
-    public var backwardSeconds: Double
-    public var optimizerSeconds: Double
+    /// Median seconds per step of each part (forward and backward together): backbone, fpn,
+    /// heads, loss_and_matching (target assignment and the loss), optimizer, data_wait.
+    public var partSeconds: [String: Double]
     /// Forward FLOPs of one image (2 x MACs of every conv).
     public var forwardGFLOPPerImage: Double
+    /// Trained FLOPs per second: 3 x forward FLOPs x images/s.
+    public var trainedGFLOPPerSecond: Double
     /// Peak resident memory of the process, GiB.
     public var peakResidentGiB: Double
     public var runs: Int
 
     enum CodingKeys: String, CodingKey {
         case config, threads, parameters, runs
-        case batchSize = "batch_size", imagesPerSecond = "images_per_second", stepSeconds = "step_seconds"
-        case targetSeconds = "target_assignment_seconds", forwardLossSeconds = "forward_loss_seconds", backwardSeconds = "backward_seconds"
-        case optimizerSeconds = "optimizer_seconds", forwardGFLOPPerImage = "forward_gflop_per_image", peakResidentGiB = "peak_resident_gib"
+        case batchSize = "batch_size", imagesPerSecond = "images_per_second", stepSeconds = "step_seconds", partSeconds = "part_seconds"
+        case forwardGFLOPPerImage = "forward_gflop_per_image", trainedGFLOPPerSecond = "trained_gflop_per_second", peakResidentGiB = "peak_resident_gib"
     }
+
+    /// The parts in the order a step runs them.
+    public static let parts = ["data_wait", "loss_and_matching", "backbone", "fpn", "heads", "optimizer"]
 }
 
 public struct TrainingBenchmark {
@@ -52,45 +56,69 @@ public struct TrainingBenchmark {
     public func run(progress: (String) -> Void = { _ in }) throws -> TrainingBenchmarkReport {
         var g = SeededGenerator(seed: 7)
         let detector = SSDDetector(model: SSDModel(config: config, generator: &g), classWeights: [Float](repeating: 1, count: config.numClasses))
-        progress("synthesizing \(batchSize) screens")
+        progress("synthesizing screens")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-bench-train-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shard = folder.appendingPathComponent("screens.h5")
         let synth = try ScreenSynthesizer(size: config.inputSize, seed: 7, appCount: 4)
-        let screens = (0..<batchSize).map { synth.screen(index: $0) }
-        var pixels = [Float](repeating: 0, count: batchSize * config.inputWidth * config.inputHeight * 3)
-        for (k, s) in screens.enumerated() {
-            for (i, p) in s.image!.pixels.enumerated() { pixels[k * s.image!.pixels.count + i] = Float(p) / 127.5 - 1 }
+        let names = (0..<config.numClasses).map { $0 < defaultClassNames.count ? defaultClassNames[$0] : "class\($0)" }
+        let writer = try ShardWriter(url: shard, classNames: names, imageSize: config.inputSize)
+        for i in 0..<(4 * batchSize) {
+            var s = synth.screen(index: i)
+            s.labels = s.labels.map { $0 % Int32(config.numClasses) }
+            try writer.append(s)
         }
-        let images = Tensor(shape: [batchSize, config.inputHeight, config.inputWidth, 3], values: pixels)
-        let targets = screens.map { (boxes: $0.boxes, labels: $0.labels.map { $0 % Int32(config.numClasses) }) }
+        try writer.finish()
+        // The training run's pipeline: default augmentations, one worker beside the training threads.
+        let pipeline = InputPipeline(set: try ShardSet([shard.path]), batchSize: batchSize, seed: 7, options: AugmentationOptions(), inputSize: config.inputSize)
+        defer { pipeline.stop() }
         let optimizer = SGD(parameters: detector.model.parameters, momentum: 0.9, weightDecay: 4e-5)
-        var step: [Double] = [], assign: [Double] = [], forward: [Double] = [], backward: [Double] = [], update: [Double] = []
+        Autodiff.profiling = true
+        defer { Autodiff.profiling = false }
+        var stepTimes: [Double] = [], partTimes: [[String: Double]] = []
         for r in 0..<runs {
             progress("run \(r + 1)/\(runs)")
-            var (s, a, f, b, u) = (0.0, 0.0, 0.0, 0.0, 0.0)
+            var total = 0.0
+            var parts: [String: Double] = [:]
             for k in 0...steps {
+                Autodiff.forwardSeconds = [:]
+                Autodiff.backwardSeconds = [:]
                 let t0 = monotonicSeconds()
-                optimizer.zeroGrad()
-                let assigned = detector.assignTargets(targets)
+                let batch = try pipeline.next()
+                let images = Tensor(shape: [batch.count, config.inputHeight, config.inputWidth, 3], values: batch.pixels)
                 let t1 = monotonicSeconds()
-                let loss = detector.loss(images: images, assigned: assigned)
+                optimizer.zeroGrad()
+                let assigned = detector.assignTargets(Array(zip(batch.boxes, batch.labels)).map { (boxes: $0.0, labels: $0.1) })
                 let t2 = monotonicSeconds()
+                let loss = detector.loss(images: images, assigned: assigned)
                 loss.total.backward()
                 let t3 = monotonicSeconds()
                 optimizer.step(learningRate: 0.001)
                 let t4 = monotonicSeconds()
                 guard k > 0 else { continue }  // the first step warms the buffer pool up
-                s += t4 - t0; a += t1 - t0; f += t2 - t1; b += t3 - t2; u += t4 - t3
+                total += t4 - t0
+                parts["data_wait", default: 0] += t1 - t0
+                parts["loss_and_matching", default: 0] += t2 - t1
+                parts["optimizer", default: 0] += t4 - t3
+                for (section, seconds) in Autodiff.forwardSeconds.merging(Autodiff.backwardSeconds, uniquingKeysWith: +) {
+                    parts[section == "loss" ? "loss_and_matching" : section, default: 0] += seconds
+                }
             }
-            let n = Double(steps)
-            step.append(s / n); assign.append(a / n); forward.append(f / n); backward.append(b / n); update.append(u / n)
+            stepTimes.append(total / Double(steps))
+            partTimes.append(parts.mapValues { $0 / Double(steps) })
         }
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        var partSeconds: [String: Double] = [:]
+        for key in Set(partTimes.flatMap(\.keys)) { partSeconds[key] = median(partTimes.map { $0[key] ?? 0 }) }
         let macs = NetworkSize(config: config, batch: batchSize).convolutions().reduce(0) { $0 + $1.macs } / batchSize
         let peak = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
             .flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") }.map { $0 / 1_048_576 } ?? 0
+        let imagesPerSecond = Double(batchSize) / median(stepTimes)
+        let gflop = 2 * Double(macs) / 1e9
         return TrainingBenchmarkReport(config: name, batchSize: batchSize, threads: Parallel.threadCount, parameters: detector.model.parameterCount,
-                                       imagesPerSecond: Double(batchSize) / median(step), stepSeconds: median(step), targetSeconds: median(assign),
-                                       forwardLossSeconds: median(forward), backwardSeconds: median(backward), optimizerSeconds: median(update),
-                                       forwardGFLOPPerImage: 2 * Double(macs) / 1e9, peakResidentGiB: peak, runs: runs)
+                                       imagesPerSecond: imagesPerSecond, stepSeconds: median(stepTimes), partSeconds: partSeconds,
+                                       forwardGFLOPPerImage: gflop, trainedGFLOPPerSecond: 3 * gflop * imagesPerSecond, peakResidentGiB: peak, runs: runs)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One recorded op: its inputs and the rule that moves an output gradient to them.
 ///
 /// Rules *add* into the inputs' gradients, so a tensor used twice receives
@@ -5,10 +7,13 @@
 final class Node {
     let inputs: [Tensor]
     let backward: (_ outputGrad: UnsafePointer<Float>) -> Void
+    /// The `Autodiff.section` the op was recorded in, for profiles.
+    let section: String?
 
     init(inputs: [Tensor], backward: @escaping (_ outputGrad: UnsafePointer<Float>) -> Void) {
         self.inputs = inputs
         self.backward = backward
+        section = Autodiff.currentSection
     }
 }
 
@@ -26,6 +31,30 @@ public enum Autodiff {
 
     /// True while ops are being recorded.
     public static var isRecording: Bool { recordingDisabled == 0 }
+
+    static var currentSection: String?
+    /// When on, `section` adds its body's time to `forwardSeconds` and `backward()` adds each
+    /// op's time to `backwardSeconds`, by section name (benchmarks; off in training).
+    public static var profiling = false
+    public static var forwardSeconds: [String: Double] = [:]
+    public static var backwardSeconds: [String: Double] = [:]
+
+    /// Labels the ops `body` records with `name` (the innermost label wins), for profiles.
+    public static func section<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        let outer = currentSection
+        currentSection = name
+        defer { currentSection = outer }
+        guard profiling else { return try body() }
+        let start = profileClock()
+        defer { forwardSeconds[name, default: 0] += profileClock() - start }
+        return try body()
+    }
+
+    static func profileClock() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    }
 }
 
 extension Tensor {
@@ -59,10 +88,13 @@ extension Tensor {
         guard requiresGrad else { return }
         let order = topologicalOrder()
         Tensor.accumulate(into: self, gradient.storage.pointer)
+        let profiling = Autodiff.profiling
         for tensor in order.reversed() {
             guard let node = tensor.node, let g = tensor.gradStorage else { continue }
+            let start = profiling ? Autodiff.profileClock() : 0
             node.backward(UnsafePointer(g.pointer))
             tensor.gradStorage = nil
+            if profiling { Autodiff.backwardSeconds[node.section ?? "other", default: 0] += Autodiff.profileClock() - start }
         }
     }
 

@@ -44,6 +44,24 @@ public struct AugmentationOptions: Codable, Equatable, Sendable {
         case horizontalFlip = "horizontal_flip", copyPaste = "copy_paste", copyPasteMaxPerImage = "copy_paste_max_per_image"
         case repeatFactorThreshold = "repeat_factor_threshold"
     }
+
+    // Written out explicitly so that `repeat_factor_threshold: null` survives a round trip.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(photometric, forKey: .photometric)
+        try c.encode(brightness, forKey: .brightness)
+        try c.encode(contrast, forKey: .contrast)
+        try c.encode(saturation, forKey: .saturation)
+        try c.encode(hue, forKey: .hue)
+        try c.encode(scaleCrop, forKey: .scaleCrop)
+        try c.encode(scaleMin, forKey: .scaleMin)
+        try c.encode(scaleMax, forKey: .scaleMax)
+        try c.encode(minVisibleFraction, forKey: .minVisibleFraction)
+        try c.encode(horizontalFlip, forKey: .horizontalFlip)
+        try c.encode(copyPaste, forKey: .copyPaste)
+        try c.encode(copyPasteMaxPerImage, forKey: .copyPasteMaxPerImage)
+        try c.encode(repeatFactorThreshold, forKey: .repeatFactorThreshold)
+    }
 }
 
 /// A screen as the pipeline transforms it.
@@ -55,6 +73,19 @@ public struct Sample: Equatable, Sendable {
 }
 
 enum Augment {
+    /// Letterboxes the screen into `size` (top-left, aspect kept); boxes follow.
+    static func letterbox(_ s: inout Sample, to size: Size) {
+        let (image, box) = s.image.letterboxed(into: size)
+        var boxes: [Box] = [], labels: [Int32] = []
+        for (b, l) in zip(s.boxes, s.labels) {
+            let moved = box.forward(b).clipped(to: size)
+            guard moved.isValid else { continue }
+            boxes.append(moved)
+            labels.append(l)
+        }
+        s = Sample(image: image, boxes: boxes, labels: labels, imageID: s.imageID)
+    }
+
     /// Zooms by `scale` about a random point and crops or pads back to the same size.
     /// Boxes follow; a box keeping less than `minVisible` of its area is dropped.
     static func scaleCrop(_ s: inout Sample, scale: Float, minVisible: Float, g: inout SeededGenerator) {

@@ -15,6 +15,22 @@ public struct Batch: Sendable {
     public var imageIDs: [String]
     /// Position of the batch in the stream (0, 1, ...).
     public var index: Int
+
+    /// Images of one size as the network takes them: NHWC floats, x / 127.5 - 1.
+    public static func networkInput(_ images: [RGBImage]) -> [Float] {
+        guard let first = images.first else { return [] }
+        let per = first.width * first.height * 3
+        var pixels = [Float](repeating: 0, count: per * images.count)
+        pixels.withUnsafeMutableBufferPointer { out in
+            for (k, image) in images.enumerated() {
+                precondition(image.size == first.size, "images of different sizes in one batch")
+                image.pixels.withUnsafeBufferPointer { p in
+                    for i in 0..<per { out[k * per + i] = Float(p[i]) * (1 / 127.5) - 1 }
+                }
+            }
+        }
+        return pixels
+    }
 }
 
 /// Screens from shards, sampled, augmented and batched on background threads.
@@ -33,6 +49,10 @@ public final class InputPipeline {
     public let options: AugmentationOptions
     public let workers: Int
     public let prefetch: Int
+    /// Screens of another size are letterboxed to this size (top-left, padded) before augmentation.
+    public let inputSize: Size?
+    /// The first batch of the stream produced (a resumed run starts where it stopped).
+    public let startBatch: Int
     /// Per screen of the set, its repeat factor r = max(1, sqrt(t / f)) (1 without repeat-factor sampling).
     public let repeatFactors: [Double]
     /// Classes rare enough for copy-paste, and the instances (screen, box row) of them.
@@ -45,8 +65,11 @@ public final class InputPipeline {
     private var stopped = false
     private var producerFinished = false
 
-    public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true) {
-        precondition(batchSize >= 1 && workers >= 1 && prefetch >= 1)
+    public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true,
+                inputSize: Size? = nil, startBatch: Int = 0) {
+        precondition(batchSize >= 1 && workers >= 1 && prefetch >= 1 && startBatch >= 0)
+        self.inputSize = inputSize
+        self.startBatch = startBatch
         self.set = set
         self.batchSize = batchSize
         self.seed = seed
@@ -144,6 +167,17 @@ public final class InputPipeline {
         var position = 0
         var sampleIndex = 0
         var batchIndex = 0
+        // Skip to startBatch: every batch takes batchSize picks, across epoch boundaries.
+        if startBatch > 0 && !order.isEmpty {
+            var skip = startBatch * batchSize
+            while skip > 0 {
+                if position == order.count { epoch += 1; order = epochOrder(epoch); position = 0 }
+                let take = min(skip, order.count - position)
+                position += take; skip -= take
+            }
+            sampleIndex = startBatch * batchSize
+            batchIndex = startBatch
+        }
         while true {
             condition.lock()
             let halt = stopped
@@ -182,15 +216,7 @@ public final class InputPipeline {
         }
         let prepared = try samples.map { try $0!.get() }
         let size = prepared[0].image.size
-        let per = size.width * size.height * 3
-        var pixels = [Float](repeating: 0, count: per * prepared.count)
-        pixels.withUnsafeMutableBufferPointer { out in
-            for (k, s) in prepared.enumerated() {
-                s.image.pixels.withUnsafeBufferPointer { p in
-                    for i in 0..<per { out[k * per + i] = Float(p[i]) * (1 / 127.5) - 1 }
-                }
-            }
-        }
+        let pixels = Batch.networkInput(prepared.map(\.image))
         return Batch(size: size, count: prepared.count, pixels: pixels, boxes: prepared.map(\.boxes), labels: prepared.map(\.labels),
                      imageIDs: prepared.map(\.imageID), index: index)
     }
@@ -201,6 +227,7 @@ public final class InputPipeline {
         let record = try set.record(at: screen)
         guard let image = record.image else { throw ShardError.missing(path: set.readers[set.locate(screen).shard].url.path, name: "dataset images") }
         var s = Sample(image: image, boxes: record.boxes, labels: record.labels, imageID: record.imageID)
+        if let size = inputSize, size != image.size { Augment.letterbox(&s, to: size) }
         if options.copyPaste && !rareInstances.isEmpty {
             for _ in 0..<g.int(0...options.copyPasteMaxPerImage) {
                 let (source, row) = rareInstances[Int(g.next() % UInt64(rareInstances.count))]

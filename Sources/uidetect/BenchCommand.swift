@@ -1,4 +1,5 @@
 import ArgumentParser
+import Training
 import Detection
 import Diagnostics
 import Foundation
@@ -157,12 +158,10 @@ struct BenchEvaluate: ParsableCommand {
 struct BenchTrain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Training images/s of the detector (forward, loss with matched targets, backward, SGD step) on synthetic screens.")
+        abstract: "Training images/s of the detector (pipeline, matched targets, forward, loss, backward, SGD step) on synthetic screens, with the time of each part.")
 
-    enum Network: String, ExpressibleByArgument { case bench, paperSize = "paper-size" }
-
-    @Option(help: "bench or paper-size (ssd-model.md's named sizes).") var network: Network = .bench
-    @Option(help: "Screens per batch (the spec's bench uses 8).") var batchSize: Int = 8
+    @Option(help: "A run config (YAML) whose model is measured, e.g. Configs/bench.yaml; default: the spec's bench size.") var config: String?
+    @Option(help: "Screens per batch (default: the config's batch_size; the spec's bench uses 8).") var batchSize: Int?
     @Option(help: "Timed steps per run.") var steps: Int = 5
     @Option(help: "Runs; the median is reported.") var runs: Int = 3
     @OptionGroup var threads: ThreadOptions
@@ -171,9 +170,11 @@ struct BenchTrain: ParsableCommand {
     func run() throws {
         threads.apply()
         try reportingErrors {
-            let config: SSDConfig = network == .bench ? .bench : .paperSize
+            let run = try ConfigLoader.load(config.map { URL(fileURLWithPath: $0) })
+            let name = config.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "bench"
             let progress = ProgressLine(enabled: !json)
-            let r = try TrainingBenchmark(config: config, name: network.rawValue, batchSize: batchSize, steps: steps, runs: runs).run { progress.update($0) }
+            let batch = batchSize ?? run.batchSize
+            let r = try TrainingBenchmark(config: run.model, name: name, batchSize: batch, steps: steps, runs: runs).run { progress.update($0) }
             progress.finish()
             if json {
                 try printJSON(r)
@@ -181,11 +182,16 @@ struct BenchTrain: ParsableCommand {
             }
             print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) threads, median of \(r.runs) runs of \(steps) steps")
             print(String(format: "  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
-            for (name, v) in [("target assignment", r.targetSeconds), ("forward + loss", r.forwardLossSeconds), ("backward", r.backwardSeconds), ("optimizer", r.optimizerSeconds)] {
-                print("  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * v, 100 * v / r.stepSeconds))
+            var shown = 0.0
+            for part in TrainingBenchmarkReport.parts {
+                let v = r.partSeconds[part] ?? 0
+                shown += v
+                print("  " + part.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * v, 100 * v / r.stepSeconds))
             }
+            let other = r.stepSeconds - shown
+            print("  " + "other".padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * other, 100 * other / r.stepSeconds))
             print(String(format: "  %.2f GFLOP forward per image; %.0f GFLOP/s trained (3x forward); peak memory %.2f GiB",
-                         r.forwardGFLOPPerImage, 3 * r.forwardGFLOPPerImage * r.imagesPerSecond, r.peakResidentGiB))
+                         r.forwardGFLOPPerImage, r.trainedGFLOPPerSecond, r.peakResidentGiB))
         }
     }
 }

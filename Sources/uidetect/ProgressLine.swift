@@ -11,11 +11,15 @@ final class ProgressLine {
         self.enabled = enabled && isatty(STDERR_FILENO) == 1
     }
 
-    func update(_ text: String, fractionDone: Double? = nil) {
+    /// Shows `text` with the elapsed time and the time left: `secondsLeft` when the caller
+    /// knows it (a resumed run), else estimated from `fractionDone`.
+    func update(_ text: String, fractionDone: Double? = nil, secondsLeft: Double? = nil) {
         guard enabled else { return }
         let elapsed = Date().timeIntervalSince(start)
         var line = "[\(Self.clock(elapsed))"
-        if let f = fractionDone, f > 0.02 {
+        if let left = secondsLeft, left.isFinite {
+            line += ", ~\(Self.clock(left)) left"
+        } else if let f = fractionDone, f > 0.02 {
             line += ", ~\(Self.clock(elapsed * (1 - f) / f)) left"
         }
         line += "] \(text)"
@@ -29,6 +33,7 @@ final class ProgressLine {
 
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
+        if s >= 3600 { return "\(s / 3600):\(String(format: "%02d:%02d", s / 60 % 60, s % 60))" }
         return "\(s / 60):\(String(format: "%02d", s % 60))"
     }
 }

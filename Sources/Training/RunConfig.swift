@@ -1,0 +1,232 @@
+import Detection
+import Foundation
+import Shards
+
+/// Everything a training run needs, as written in a run config (YAML, snake_case keys).
+/// Every default lives here, in the property initialisers; a config file only says what differs.
+public struct RunConfig: Codable, Equatable, Sendable {
+    /// The run's folder name under `Experiments/` unless `--name` says otherwise.
+    public var name = "run"
+    public var seed: UInt64 = 0
+    /// Engine threads; 0 means one per core.
+    public var threads = 0
+    public var data = DataConfig()
+    public var model = SSDConfig()
+    public var loss = LossConfig()
+    public var augmentation = AugmentationOptions()
+    public var optimizer = OptimizerConfig()
+    public var schedule = ScheduleConfig()
+    public var batchSize = 8
+    /// Optimizer steps of the whole run.
+    public var steps = 10_000
+    /// Validate every this many steps (and at the end); 0 validates only at the end.
+    public var evalInterval = 1_000
+    /// Write `checkpoints/last` every this many steps (and at the end).
+    public var checkpointInterval = 500
+    /// Write a metrics.csv row and a log line every this many steps.
+    public var logInterval = 20
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case name, seed, threads, data, model, loss, augmentation, optimizer, schedule, steps
+        case batchSize = "batch_size", evalInterval = "eval_interval", checkpointInterval = "checkpoint_interval", logInterval = "log_interval"
+    }
+
+    /// Impossible values, each naming its dotted key.
+    public func problems() -> [(key: String, problem: String)] {
+        var out: [(String, String)] = model.problems().map { ("model." + $0.key, $0.problem) }
+        if batchSize < 1 { out.append(("batch_size", "must be at least 1, got \(batchSize)")) }
+        if steps < 1 { out.append(("steps", "must be at least 1, got \(steps)")) }
+        if evalInterval < 0 { out.append(("eval_interval", "must be 0 or more, got \(evalInterval)")) }
+        if checkpointInterval < 1 { out.append(("checkpoint_interval", "must be at least 1, got \(checkpointInterval)")) }
+        if logInterval < 1 { out.append(("log_interval", "must be at least 1, got \(logInterval)")) }
+        if threads < 0 { out.append(("threads", "must be 0 (one per core) or more, got \(threads)")) }
+        if data.train.isEmpty { out.append(("data.train", "needs at least one shard, folder or glob")) }
+        if data.workers < 1 { out.append(("data.workers", "must be at least 1, got \(data.workers)")) }
+        if let limit = data.valLimit, limit < 1 { out.append(("data.val_limit", "must be at least 1 (or null for all), got \(limit)")) }
+        out += loss.problems(classes: model.numClasses).map { ("loss." + $0.0, $0.1) }
+        out += optimizer.problems().map { ("optimizer." + $0.0, $0.1) }
+        out += schedule.problems(steps: steps).map { ("schedule." + $0.0, $0.1) }
+        let a = augmentation
+        if !(a.scaleMin > 0 && a.scaleMin <= a.scaleMax) { out.append(("augmentation.scale_min", "must be positive and at most scale_max")) }
+        if !(a.minVisibleFraction >= 0 && a.minVisibleFraction <= 1) { out.append(("augmentation.min_visible_fraction", "must lie in [0, 1]")) }
+        if a.copyPasteMaxPerImage < 0 { out.append(("augmentation.copy_paste_max_per_image", "must be 0 or more")) }
+        if let t = a.repeatFactorThreshold, !(t > 0 && t <= 1) { out.append(("augmentation.repeat_factor_threshold", "must lie in (0, 1] or be null")) }
+        return out
+    }
+}
+
+/// Where the screens come from.
+public struct DataConfig: Codable, Equatable, Sendable {
+    /// Training shards: files, folders or globs, relative to the working directory.
+    public var train = ["data/synthetic/train"]
+    /// Validation shards; empty means no validation (and no `best` checkpoint).
+    public var val = ["data/synthetic/val"]
+    /// Threads preparing batches beside the training threads.
+    public var workers = 1
+    /// Validate on the first this many validation screens only; null for all.
+    public var valLimit: Int? = nil
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey { case train, val, workers, valLimit = "val_limit" }
+
+    // Written out explicitly so that the resolved config shows `val_limit: null`.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(train, forKey: .train)
+        try c.encode(val, forKey: .val)
+        try c.encode(workers, forKey: .workers)
+        try c.encode(valLimit, forKey: .valLimit)
+    }
+}
+
+/// The loss of ssd-model.md: focal classification with class balance, smooth L1 boxes.
+public struct LossConfig: Codable, Equatable, Sendable {
+    public enum Balance: String, Codable, CaseIterable, Sendable {
+        case effectiveNumber = "effective_number", inverseFrequency = "inverse_frequency", none, explicit
+    }
+    public var classBalance = Balance.effectiveNumber
+    /// beta of `effective_number`.
+    public var beta = 0.999
+    /// One weight per class, for `explicit` only.
+    public var classWeights: [Float]? = nil
+    public var focalAlpha: Float = 0.25
+    public var focalGamma: Float = 2
+    public var smoothL1Beta: Float = 1.0 / 9
+    public var boxLossWeight: Float = 1
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case beta
+        case classBalance = "class_balance", classWeights = "class_weights", focalAlpha = "focal_alpha", focalGamma = "focal_gamma"
+        case smoothL1Beta = "smooth_l1_beta", boxLossWeight = "box_loss_weight"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(classBalance, forKey: .classBalance)
+        try c.encode(beta, forKey: .beta)
+        try c.encode(classWeights, forKey: .classWeights)
+        try c.encode(focalAlpha, forKey: .focalAlpha)
+        try c.encode(focalGamma, forKey: .focalGamma)
+        try c.encode(smoothL1Beta, forKey: .smoothL1Beta)
+        try c.encode(boxLossWeight, forKey: .boxLossWeight)
+    }
+
+    /// The detector's class-balance rule.
+    public var balance: ClassBalance {
+        switch classBalance {
+        case .effectiveNumber: return .effectiveNumber(beta: beta)
+        case .inverseFrequency: return .inverseFrequency
+        case .none: return .none
+        case .explicit: return .explicit(classWeights ?? [])
+        }
+    }
+
+    func problems(classes: Int) -> [(String, String)] {
+        var out: [(String, String)] = []
+        if classBalance == .explicit {
+            if let w = classWeights {
+                if w.count != classes { out.append(("class_weights", "has \(w.count) weights for model.num_classes = \(classes) classes")) }
+                if w.contains(where: { !($0 >= 0) || !$0.isFinite }) { out.append(("class_weights", "weights must be finite and non-negative")) }
+            } else {
+                out.append(("class_weights", "class_balance: explicit needs a list of \(classes) weights"))
+            }
+        } else if classWeights != nil {
+            out.append(("class_weights", "is only used with class_balance: explicit (it is \(classBalance.rawValue))"))
+        }
+        if !(beta > 0 && beta < 1) { out.append(("beta", "must lie in (0, 1), got \(beta)")) }
+        if !(focalAlpha >= 0 && focalAlpha <= 1) { out.append(("focal_alpha", "must lie in [0, 1]")) }
+        if !(focalGamma >= 0) { out.append(("focal_gamma", "must be 0 or more")) }
+        if !(smoothL1Beta > 0) { out.append(("smooth_l1_beta", "must be positive")) }
+        if !(boxLossWeight >= 0) { out.append(("box_loss_weight", "must be 0 or more")) }
+        return out
+    }
+}
+
+/// The optimizer. Weight decay applies to conv weights only, not to biases or batch-norm scale and shift.
+public struct OptimizerConfig: Codable, Equatable, Sendable {
+    public enum Kind: String, Codable, CaseIterable, Sendable { case sgd, adamw }
+    public var name = Kind.sgd
+    /// Peak learning rate (after warm-up).
+    public var learningRate: Float = 0.04
+    /// SGD only.
+    public var momentum: Float = 0.9
+    public var nesterov = false
+    public var weightDecay: Float = 4e-5
+    /// AdamW only.
+    public var beta1: Float = 0.9
+    public var beta2: Float = 0.999
+    public var epsilon: Float = 1e-8
+    /// Clip the global gradient norm to this; null for no clipping.
+    public var clipGradNorm: Float? = 10
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case name, momentum, nesterov, beta1, beta2, epsilon
+        case learningRate = "learning_rate", weightDecay = "weight_decay", clipGradNorm = "clip_grad_norm"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(learningRate, forKey: .learningRate)
+        try c.encode(momentum, forKey: .momentum)
+        try c.encode(nesterov, forKey: .nesterov)
+        try c.encode(weightDecay, forKey: .weightDecay)
+        try c.encode(beta1, forKey: .beta1)
+        try c.encode(beta2, forKey: .beta2)
+        try c.encode(epsilon, forKey: .epsilon)
+        try c.encode(clipGradNorm, forKey: .clipGradNorm)
+    }
+
+    func problems() -> [(String, String)] {
+        var out: [(String, String)] = []
+        if !(learningRate > 0) || !learningRate.isFinite { out.append(("learning_rate", "must be positive and finite, got \(learningRate)")) }
+        if !(momentum >= 0 && momentum < 1) { out.append(("momentum", "must lie in [0, 1), got \(momentum)")) }
+        if !(weightDecay >= 0) { out.append(("weight_decay", "must be 0 or more, got \(weightDecay)")) }
+        if !(beta1 >= 0 && beta1 < 1) { out.append(("beta1", "must lie in [0, 1)")) }
+        if !(beta2 >= 0 && beta2 < 1) { out.append(("beta2", "must lie in [0, 1)")) }
+        if !(epsilon > 0) { out.append(("epsilon", "must be positive")) }
+        if let c = clipGradNorm, !(c > 0) { out.append(("clip_grad_norm", "must be positive or null, got \(c)")) }
+        return out
+    }
+}
+
+/// The learning-rate schedule over the run's steps.
+public struct ScheduleConfig: Codable, Equatable, Sendable {
+    public enum Kind: String, Codable, CaseIterable, Sendable {
+        case warmupCosine = "warmup_cosine", step, constant
+    }
+    public var name = Kind.warmupCosine
+    /// Linear warm-up from learning_rate x warmup_factor.
+    public var warmupSteps = 500
+    public var warmupFactor: Float = 0.001
+    /// Where the cosine ends.
+    public var minLearningRate: Float = 0
+    /// `step`: multiply by gamma at each of these steps.
+    public var milestones: [Int] = []
+    public var gamma: Float = 0.1
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case name, milestones, gamma
+        case warmupSteps = "warmup_steps", warmupFactor = "warmup_factor", minLearningRate = "min_learning_rate"
+    }
+
+    func problems(steps: Int) -> [(String, String)] {
+        var out: [(String, String)] = []
+        if warmupSteps < 0 { out.append(("warmup_steps", "must be 0 or more")) }
+        if name == .warmupCosine && warmupSteps >= steps { out.append(("warmup_steps", "\(warmupSteps) must be fewer than steps = \(steps)")) }
+        if !(warmupFactor > 0 && warmupFactor <= 1) { out.append(("warmup_factor", "must lie in (0, 1]")) }
+        if !(minLearningRate >= 0) { out.append(("min_learning_rate", "must be 0 or more")) }
+        if milestones.contains(where: { $0 < 1 }) { out.append(("milestones", "steps must be positive")) }
+        if !(gamma > 0) { out.append(("gamma", "must be positive")) }
+        return out
+    }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Detection
+import Diagnostics
+import Engine
+import Foundation
+import Training
+
+struct Train: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Train the detector from a run config into a run folder.",
+        discussion: """
+        The config (YAML) is laid over the defaults; unknown keys, wrong types and impossible values are errors naming the key.
+        --set key=value (dotted keys, YAML values) overrides it, e.g. --set optimizer.learning_rate=0.01 --set steps=2000.
+        The run folder (Experiments/NAME by default) gets config.yaml (the resolved config, never rewritten), train.log,
+        metrics.csv, checkpoints/last and checkpoints/best (by validation mAP50), and validation/ (the latest evaluation).
+        Ctrl-C finishes the current step, writes checkpoints/last and exits; --resume goes on from there and ends with
+        the same weights as an uninterrupted run.
+        """)
+
+    @Option(help: "The run config (YAML). Optional with --resume (the run keeps its own).") var config: String?
+    @Option(help: "Run name: the folder under --runs (default: the config's name).") var name: String?
+    @Option(help: "Folder holding run folders.") var runs = "Experiments"
+    @Option(name: .customLong("set"), help: "Override a config key: key=value (repeatable).") var overrides: [String] = []
+    @Flag(help: "Continue the run from its checkpoints/last.") var resume = false
+
+    func validate() throws {
+        if config == nil && !resume { throw ValidationError("--config is needed (or --resume with --name)") }
+        if config == nil && name == nil { throw ValidationError("--resume without --config needs --name") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let given: RunConfig? = config != nil || !overrides.isEmpty
+                ? try ConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides) : nil
+            let runName = name ?? given?.name ?? "run"
+            let folder = URL(fileURLWithPath: runs).appendingPathComponent(runName)
+            let progress = ProgressLine()
+            let trainer = try Trainer(config: given, folder: folder, resume: resume) { line in
+                progress.finish()
+                print(line)
+                fflush(stdout)
+            }
+            let stop = InterruptFlag()
+            let outcome = try trainer.run(shouldStop: { stop.isSet }) { r in
+                progress.update(String(format: "step %d/%d  loss %.4f (class %.4f, box %.4f)  lr %.5f  %.1f images/s", r.step, r.steps,
+                                       r.loss, r.classificationLoss, r.boxLoss, r.learningRate, r.imagesPerSecond),
+                                secondsLeft: r.secondsLeft)
+            }
+            progress.finish()
+            print("run folder: \(outcome.folder.path)")
+            if outcome.interrupted {
+                print("continue with: uidetect train --name \(runName) --runs \(runs) --resume")
+                throw ExitCode(130)
+            }
+        }
+    }
+}
+
+/// Ctrl-C asks the training loop to stop after its current step; a second Ctrl-C quits at once.
+final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    private let source: DispatchSourceSignal
+
+    init() {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [unowned self] in
+            lock.lock()
+            let second = set
+            set = true
+            lock.unlock()
+            if second { _exit(130) }
+            FileHandle.standardError.write(Data("\ninterrupt: finishing the current step and writing checkpoints/last (Ctrl-C again quits at once)\n".utf8))
+        }
+        source.resume()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return set
+    }
+}
+
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Parameter count, anchors per image and a per-module breakdown of a config's detector.")
+
+    @Option(help: "A run config (YAML); default: the built-in defaults (the spec's bench size).") var config: String?
+    @Option(name: .customLong("set"), help: "Override a config key: key=value (repeatable).") var overrides: [String] = []
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let c = try ConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides).model
+            var g = SeededGenerator(seed: 0)
+            let model = SSDModel(config: c, generator: &g)
+            let anchors = AnchorGenerator(config: c).anchors().count
+            let modules = model.children.map { (name: $0.0, parameters: $0.1.parameterCount) }
+            let blocks = model.backbone.children.map { (name: $0.0, parameters: $0.1.parameterCount) }
+            let macs = NetworkSize(config: c, batch: 1).convolutions().reduce(0) { $0 + $1.macs }
+            if json {
+                var modulesObject: [String: Int] = [:]
+                for m in modules { modulesObject[m.name] = m.parameters }
+                var blocksObject: [String: Int] = [:]
+                for b in blocks { blocksObject[b.name] = b.parameters }
+                try printJSON(ModelSummary(parameters: model.parameterCount, anchorsPerImage: anchors, modules: modulesObject, backboneBlocks: blocksObject,
+                                           runningStatistics: model.namedBuffers().reduce(0) { $0 + $1.tensor.count },
+                                           forwardGMACPerImage: Double(macs) / 1e9, inputWidth: c.inputWidth, inputHeight: c.inputHeight,
+                                           numClasses: c.numClasses))
+                return
+            }
+            print("SSD MobileNetV1 + FPN: \(c.inputWidth)x\(c.inputHeight), alpha \(c.alpha), FPN \(c.fpnDepth), \(c.headLayers) head layers, "
+                  + "levels \(c.minLevel)-\(c.maxLevel), \(c.numClasses) classes")
+            func row(_ name: String, _ n: Int) -> String { name.padding(toLength: 24, withPad: " ", startingAt: 0) + String(format: "%12d", n) }
+            for m in modules {
+                print(row(m.name, m.parameters))
+                if m.name == "backbone" { for b in blocks { print(row("  " + b.name, b.parameters)) } }
+            }
+            print(row("trainable parameters", model.parameterCount))
+            print(row("running statistics", model.namedBuffers().reduce(0) { $0 + $1.tensor.count }))
+            print(row("anchors per image", anchors))
+            print(String(format: "forward cost: %.3f GMAC per image", Double(macs) / 1e9))
+        }
+    }
+}
+
+/// What `uidetect model --json` prints.
+struct ModelSummary: Encodable {
+    var parameters: Int
+    var anchorsPerImage: Int
+    var modules: [String: Int]
+    var backboneBlocks: [String: Int]
+    var runningStatistics: Int
+    var forwardGMACPerImage: Double
+    var inputWidth: Int
+    var inputHeight: Int
+    var numClasses: Int
+
+    enum CodingKeys: String, CodingKey {
+        case parameters, modules
+        case anchorsPerImage = "anchors_per_image", backboneBlocks = "backbone_blocks", runningStatistics = "running_statistics"
+        case forwardGMACPerImage = "forward_gmac_per_image", inputWidth = "input_width", inputHeight = "input_height", numClasses = "num_classes"
+    }
+}
