@@ -3,6 +3,8 @@ import Evaluation
 import Foundation
 import Reports
 import Shards
+import Detection
+import Training
 
 extension Interpolation: ExpressibleByArgument {}
 
@@ -11,11 +13,16 @@ struct Evaluate: ParsableCommand {
         abstract: "Per-class AP at an IoU threshold and AP-center of detections against ground-truth shards.",
         discussion: """
         Detections come as JSON ([{"image_id", "class", "score", "box": [x_min, y_min, x_max, y_max]}]) or as a detection shard.
-        Writes metrics.json, pr_curves.csv, thresholds.json (max_f1) and confusion_matrix.csv into --out.
+        Or --checkpoint runs a trained detector (a weights file, a checkpoint folder, or a run folder meaning its best)
+        over the ground-truth screens and also writes detections.json, so that they can be evaluated again without the model.
+        Writes metrics.json, pr_curves.csv, thresholds.json (max_f1), confusion_matrix.csv and report.html into --out.
         """)
 
     @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Ground-truth shards, folders or globs.") var data: [String]
-    @Option(help: "Detections: a .json file or a detection shard (.h5).") var detections: String
+    @Option(help: "Detections: a .json file or a detection shard (.h5).") var detections: String?
+    @Option(help: "A trained detector to run instead: weights file, checkpoint folder or run folder (its best).") var checkpoint: String?
+    @Option(help: "Screens per batch when running --checkpoint.") var batchSize = 8
+    @OptionGroup var threads: ThreadOptions
     @Option(help: "Output folder.") var out: String
     @Option(help: "all_point, coco101 or voc11.") var interpolation: Interpolation = .allPoint
     @Option(help: "IoU a detection needs to match a box.") var iou: Double = 0.5
@@ -23,6 +30,8 @@ struct Evaluate: ParsableCommand {
 
     func validate() throws {
         guard iou > 0 && iou <= 1 else { throw ValidationError("--iou must be in (0, 1], got \(iou)") }
+        guard (detections == nil) != (checkpoint == nil) else { throw ValidationError("give either --detections or --checkpoint") }
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
     }
 
     func run() throws {
@@ -31,15 +40,38 @@ struct Evaluate: ParsableCommand {
             let set = try ShardSet(data)
             let (names, images) = EvaluationLoader.groundTruth(set, classMap: map)
             let ids = Set(images.map(\.imageID))
-            let url = URL(fileURLWithPath: detections)
-            let dets = url.pathExtension.lowercased() == "json"
-                ? try EvaluationLoader.detectionsJSON(url, classNames: names, imageIDs: ids, classMap: map)
-                : try EvaluationLoader.detectionsShard(url, classNames: names, imageIDs: ids, classMap: map)
+            let outURL = URL(fileURLWithPath: out)
+            let dets: [Evaluation.Detection]
+            let title: String
+            if let detections {
+                let url = URL(fileURLWithPath: detections)
+                dets = url.pathExtension.lowercased() == "json"
+                    ? try EvaluationLoader.detectionsJSON(url, classNames: names, imageIDs: ids, classMap: map)
+                    : try EvaluationLoader.detectionsShard(url, classNames: names, imageIDs: ids, classMap: map)
+                title = "Evaluation of \((detections as NSString).lastPathComponent)"
+            } else {
+                threads.apply()
+                let weights = try DetectorWeights.resolve(checkpoint!)
+                let (model, modelClasses, step) = try DetectorWeights.read(weights)
+                let detector = SSDDetector(model: model, classWeights: [Float](repeating: 1, count: modelClasses.count))
+                let progress = ProgressLine()
+                let found = try ShardInference.detections(detector, set: set, indices: Array(0..<set.count), batchSize: batchSize) { done, all in
+                    progress.update("detecting: \(done)/\(all) screens", fractionDone: Double(done) / Double(all))
+                }
+                progress.finish()
+                try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
+                let json = outURL.appendingPathComponent("detections.json")
+                try ShardInference.json(found, classNames: modelClasses).write(to: json, options: .atomic)
+                // Read back through the evaluator's own loader: the class map and vocabulary checks apply as for any detections.
+                dets = try EvaluationLoader.detectionsJSON(json, classNames: names, imageIDs: ids, classMap: map)
+                title = "Evaluation of \(weights.path)" + (step.map { " (step \($0))" } ?? "")
+                print("\(found.count) detections on \(set.count) screens written to \(json.path)")
+            }
             let input = EvaluationInput(classNames: names, images: images, detections: dets)
-            let outcome = try EvaluationWriter.evaluate(input, iou: iou, interpolation: interpolation,
-                                                        title: "Evaluation of \((detections as NSString).lastPathComponent)", to: URL(fileURLWithPath: out))
+            let outcome = try EvaluationWriter.evaluate(input, iou: iou, interpolation: interpolation, title: title, to: outURL)
             print(EvaluationTable.render(outcome.result, picks: outcome.picks))
-            print("wrote metrics.json, pr_curves.csv, thresholds.json, confusion_matrix.csv and report.html to \(out)")
+            print("wrote metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv to \(out)")
+            print("report: \(outURL.appendingPathComponent("report.html").path)")
         }
     }
 }

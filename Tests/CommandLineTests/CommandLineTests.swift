@@ -5,15 +5,20 @@ import XCTest
 /// What a run of the built `uidetect` printed.
 struct CLIRun { let status: Int32; let stdout: String; let stderr: String }
 
-/// Runs the built `uidetect` (next to the test bundle) and reads what it prints.
-func runUIDetect(_ arguments: [String]) throws -> CLIRun {
+/// The built `uidetect`, next to the test bundle.
+func uidetectBinary() throws -> URL {
     let candidates = [Bundle.main.bundleURL, Bundle(for: CommandLineTests.self).bundleURL.deletingLastPathComponent()]
     guard let binary = candidates.map({ $0.appendingPathComponent("uidetect") })
         .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
         throw XCTSkip("uidetect binary not found next to the test bundle")
     }
+    return binary
+}
+
+/// Runs the built `uidetect` and reads what it prints.
+func runUIDetect(_ arguments: [String]) throws -> CLIRun {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = try uidetectBinary()
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
@@ -44,7 +49,7 @@ final class CommandLineTests: XCTestCase {
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
             return String(word)
         }
-        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "evaluate", "thresholds", "compare", "selfcheck", "bench"])
+        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "model", "train", "evaluate", "thresholds", "compare", "selfcheck", "bench"])
     }
 
     func testSelfCheckPasses() throws {
