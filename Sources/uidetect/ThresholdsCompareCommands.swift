@@ -1,6 +1,7 @@
 import ArgumentParser
 import Evaluation
 import Foundation
+import Shards
 
 extension ThresholdStrategy: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
@@ -13,9 +14,14 @@ struct Thresholds: ParsableCommand {
         Strategies: max_f1 (default), min_precision:P (the lowest threshold keeping precision >= P),
         min_recall:R (the highest threshold keeping recall >= R). Override per class with
         --class NAME=STRATEGY, e.g. --class text=min_precision:0.95 --class slider=min_recall:0.8.
+        The curves come from an evaluation folder, or are computed from --data GT_SHARDS and --detections DETS.
         """)
 
-    @Argument(help: "An evaluation folder (written by uidetect evaluate).") var evaluation: String
+    @Argument(help: "An evaluation folder (written by uidetect evaluate).") var evaluation: String?
+    @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Ground-truth shards, folders or globs (instead of an evaluation folder).") var data: [String] = []
+    @Option(help: "Detections (.json or a detection shard) to score against --data.") var detections: String?
+    @Option(help: "A class-map YAML to score across vocabularies (with --data).") var classMap: String?
+    @Option(help: "IoU a detection needs to match a box (with --data).") var iou: Double = 0.5
     @Option(help: "The strategy for every class without an override.") var strategy: ThresholdStrategy = .maxF1
     @Option(name: .customLong("class"), help: "A per-class override, NAME=STRATEGY (repeatable).") var overrides: [String] = []
     @Option(help: "Where to write thresholds.json (default: inside the evaluation folder).") var out: String?
@@ -31,27 +37,51 @@ struct Thresholds: ParsableCommand {
         return out
     }
 
-    func validate() throws { _ = try parsedOverrides() }
+    func validate() throws {
+        _ = try parsedOverrides()
+        guard (evaluation != nil) != (detections != nil || !data.isEmpty) else {
+            throw ValidationError("give an evaluation folder, or --data GT_SHARDS with --detections DETS")
+        }
+        if evaluation == nil && (data.isEmpty || detections == nil) { throw ValidationError("--data and --detections go together") }
+        if evaluation == nil && out == nil { throw ValidationError("--out is needed with --data and --detections") }
+    }
+
+    /// Each class's name, ground-truth count and PR curve.
+    func curves() throws -> [(name: String, gtCount: Int, curve: [PRPoint])] {
+        if let evaluation {
+            return try EvaluationFolder(URL(fileURLWithPath: evaluation)).classes.map { ($0.name, $0.gtCount, $0.curve) }
+        }
+        let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
+        let set = try ShardSet(data)
+        let (names, images) = EvaluationLoader.groundTruth(set, classMap: map)
+        let ids = Set(images.map(\.imageID))
+        let url = URL(fileURLWithPath: detections!)
+        let dets = url.pathExtension.lowercased() == "json"
+            ? try EvaluationLoader.detectionsJSON(url, classNames: names, imageIDs: ids, classMap: map)
+            : try EvaluationLoader.detectionsShard(url, classNames: names, imageIDs: ids, classMap: map)
+        let result = Evaluator(iouThreshold: iou).evaluate(EvaluationInput(classNames: names, images: images, detections: dets))
+        return result.classes.map { ($0.name, $0.gtCount, $0.curve) }
+    }
 
     func run() throws {
         try reportingErrors {
-            let folder = try EvaluationFolder(URL(fileURLWithPath: evaluation))
+            let classes = try curves()
             let perClass = try parsedOverrides()
-            if let unknown = perClass.keys.sorted().first(where: { name in !folder.classes.contains { $0.name == name } }) {
-                throw ValidationError("--class names '\(unknown)', which is not in \(evaluation)'s vocabulary")
+            if let unknown = perClass.keys.sorted().first(where: { name in !classes.contains { $0.name == name } }) {
+                throw ValidationError("--class names '\(unknown)', which is not in the vocabulary (\(classes.map(\.name).joined(separator: ", ")))")
             }
-            var classes: [String: Any] = [:]
+            var picked: [String: Any] = [:]
             print("class                 strategy                 threshold   prec    rec     F1")
-            for c in folder.classes {
+            for c in classes {
                 let s = perClass[c.name] ?? strategy
                 let pick = ThresholdPicker.pick(c.curve, groundTruth: c.gtCount, strategy: s)
-                classes[c.name] = pick.map { ["threshold": $0.threshold, "precision": $0.precision, "recall": $0.recall, "f1": $0.f1, "strategy": s.description] as [String: Any] } ?? NSNull()
+                picked[c.name] = pick.map { ["threshold": $0.threshold, "precision": $0.precision, "recall": $0.recall, "f1": $0.f1, "strategy": s.description] as [String: Any] } ?? NSNull()
                 let figures = pick.map { String(format: "%9.3f  %5.1f  %5.1f  %5.1f", $0.threshold, 100 * $0.precision, 100 * $0.recall, 100 * $0.f1) }
                     ?? (c.gtCount == 0 ? "        - (no ground truth)" : "        - (no point reaches it)")
                 print(c.name.padding(toLength: 21, withPad: " ", startingAt: 0) + " " + s.description.padding(toLength: 24, withPad: " ", startingAt: 0) + figures)
             }
-            let object: [String: Any] = ["strategy": strategy.description, "classes": classes]
-            let url = URL(fileURLWithPath: out ?? (evaluation as NSString).appendingPathComponent("thresholds.json"))
+            let object: [String: Any] = ["strategy": strategy.description, "classes": picked]
+            let url = URL(fileURLWithPath: out ?? (evaluation! as NSString).appendingPathComponent("thresholds.json"))
             try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: url, options: .atomic)
             print("wrote \(url.path)")
         }

@@ -191,6 +191,12 @@ final class EvaluateCommandLineTests: XCTestCase {
         let text = (t["classes"] as! [String: Any])["text"] as! [String: Any]
         XCTAssertEqual(text["strategy"] as? String, "min_recall 0.5")
         XCTAssertGreaterThanOrEqual(text["recall"] as! Double, 0.5)
+        // Straight from ground truth and detections: the same picks as from the evaluation folder.
+        let direct = try runUIDetect(["thresholds", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("worse.json").path,
+                                      "--class", "text=min_recall:0.5", "--out", dir.appendingPathComponent("t2.json").path])
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("t2.json")), try Data(contentsOf: dir.appendingPathComponent("t.json")))
+        XCTAssertNotEqual(try runUIDetect(["thresholds", "--data", dir.appendingPathComponent("gt").path]).status, 0, "--data needs --detections")
         let compare = try runUIDetect(["compare", dir.appendingPathComponent("eval").path, dir.appendingPathComponent("eval-worse").path])
         XCTAssertEqual(compare.status, 0, compare.stderr)
         XCTAssertTrue(compare.stdout.contains("text"), compare.stdout)
