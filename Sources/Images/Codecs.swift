@@ -23,20 +23,22 @@ public enum ImageError: Error, CustomStringConvertible, Equatable {
 /// Reading PNG and JPEG files and writing PNG files.
 public enum ImageCodec {
     /// Decodes a PNG or JPEG file, chosen by its first bytes; `path` names it in errors.
-    public static func decode(_ data: Data, path: String) throws -> RGBImage {
+    /// `strict` refuses a JPEG the decoder could only partly read (e.g. truncated), which
+    /// otherwise comes back with its missing part grey.
+    public static func decode(_ data: Data, path: String, strict: Bool = false) throws -> RGBImage {
         let bytes = [UInt8](data.prefix(8))
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try decodeJPEG(data, path: path) }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try decodeJPEG(data, path: path, strict: strict) }
         throw ImageError.unknownFormat(path: path)
     }
 
     /// Reads and decodes an image file.
-    public static func read(_ url: URL) throws -> RGBImage {
+    public static func read(_ url: URL, strict: Bool = false) throws -> RGBImage {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ImageError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
         }
-        return try decode(data, path: url.path)
+        return try decode(data, path: url.path, strict: strict)
     }
 
     /// PNG with libpng's simplified API, which reports errors instead of jumping.
@@ -62,7 +64,7 @@ public enum ImageCodec {
     }
 
     /// JPEG with the TurboJPEG API, which reports errors instead of jumping.
-    static func decodeJPEG(_ data: Data, path: String) throws -> RGBImage {
+    static func decodeJPEG(_ data: Data, path: String, strict: Bool = false) throws -> RGBImage {
         guard let handle = tjInitDecompress() else { throw ImageError.decodeFailed(path: path, format: "JPEG", reason: "no decoder") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
@@ -80,7 +82,7 @@ public enum ImageCodec {
             }
         }
         // A warning (e.g. premature end of data) still yields a usable image only if not fatal.
-        if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
+        if status != 0 && (strict || tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue)) {
             throw ImageError.decodeFailed(path: path, format: "JPEG", reason: String(cString: tjGetErrorStr2(handle)))
         }
         return RGBImage(size: Size(width: Int(width), height: Int(height)), pixels: pixels)

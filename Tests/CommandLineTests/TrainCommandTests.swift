@@ -80,6 +80,27 @@ final class TrainCommandTests: XCTestCase {
         let first = try Data(contentsOf: out.appendingPathComponent("metrics.json"))
         let second = try Data(contentsOf: dir.appendingPathComponent("eval2/metrics.json"))
         XCTAssertEqual(first, second)
+
+        // Predict on screenshots of another size, with the picked thresholds; a broken file is skipped.
+        let shots = dir.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let valShard = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("val").path).first { $0.hasSuffix(".h5") }!
+        XCTAssertEqual(try runUIDetect(["show", data.appendingPathComponent("val/\(valShard)").path, "--index", "0", "--scale", "3",
+                                        "--out", shots.appendingPathComponent("big.png").path]).status, 0)
+        try Data("not an image".utf8).write(to: shots.appendingPathComponent("broken.png"))
+        let predicted = dir.appendingPathComponent("predicted")
+        run = try runUIDetect(["predict", "--checkpoint", folder.appendingPathComponent("checkpoints/last").path, "--thresholds",
+                               out.appendingPathComponent("thresholds.json").path, "--score-threshold", "0.01", shots.path, "--out", predicted.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("skipped \(shots.appendingPathComponent("broken.png").path)"), run.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: predicted.appendingPathComponent("big.png").path))
+        let records = try JSONSerialization.jsonObject(with: Data(contentsOf: predicted.appendingPathComponent("detections.json"))) as! [[String: Any]]
+        XCTAssertFalse(records.isEmpty, "a score threshold of 0.01 keeps some detections")
+        for r in records {
+            XCTAssertEqual(r["image_id"] as? String, "big")
+            let box = r["box"] as! [Double]
+            XCTAssertTrue(box[0] >= 0 && box[1] >= 0 && box[2] <= 384 && box[3] <= 768 && box[0] < box[2] && box[1] < box[3], "\(box) outside the 384 x 768 screenshot")
+        }
     }
 }
 

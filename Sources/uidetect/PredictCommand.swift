@@ -1,0 +1,90 @@
+import ArgumentParser
+import Detection
+import Foundation
+import Images
+import Training
+
+struct Predict: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Detect UI elements on PNG and JPEG screenshots of any size; write detections JSON and overlay PNGs.",
+        discussion: """
+        Each screenshot is letterboxed into the model's input, detected, filtered for deployment (per-class NMS, suppression
+        across visually similar classes at IoU > 0.8, a threshold per class from --thresholds, --score-threshold for the rest)
+        and mapped back to its own pixels. Writes OUT/detections.json (evaluation.md's format, image_id = the file name
+        without extension) and OUT/<image_id>.png with the boxes drawn. Folders are searched (not recursively) for .png, .jpg
+        and .jpeg files; a file that cannot be read as an image is reported and skipped.
+        """)
+
+    @Option(help: "Weights file, checkpoint folder, or run folder (its best).") var checkpoint: String
+    @Option(help: "A thresholds.json (from uidetect evaluate or thresholds): one threshold per class.") var thresholds: String?
+    @Option(help: "Threshold for classes without one in --thresholds.") var scoreThreshold: Float = 0.25
+    @Option(help: "Output folder.") var out: String
+    @Flag(help: "Skip the overlay PNGs.") var noOverlays = false
+    @Argument(help: "Screenshots (PNG or JPEG) and folders of them.") var inputs: [String]
+    @OptionGroup var threads: ThreadOptions
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one image or folder") }
+        guard scoreThreshold >= 0 && scoreThreshold <= 1 else { throw ValidationError("--score-threshold must lie in [0, 1]") }
+    }
+
+    func run() throws {
+        threads.apply()
+        try reportingErrors {
+            let perClass = try thresholds.map { try DeploymentFilter.thresholds(from: URL(fileURLWithPath: $0)) } ?? [:]
+            let predictor = try ScreenPredictor.load(checkpoint: checkpoint, thresholds: perClass, defaultThreshold: scoreThreshold)
+            let files = try Self.imageFiles(inputs)
+            let outURL = URL(fileURLWithPath: out)
+            try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
+            let font = try Font()
+            let progress = ProgressLine()
+            var all: [ScoredDetection] = []
+            var skipped: [String] = []
+            var usedIDs = Set<String>()
+            let start = Date()
+            for (k, file) in files.enumerated() {
+                progress.update("\(k)/\(files.count) screenshots", fractionDone: Double(k) / Double(files.count))
+                let image: RGBImage
+                do { image = try ImageCodec.read(file, strict: true) } catch {
+                    skipped.append("\(file.path): \(error)")
+                    continue
+                }
+                var id = file.deletingPathExtension().lastPathComponent
+                if usedIDs.contains(id) { id += "-\(k)" }
+                usedIDs.insert(id)
+                let found = predictor.predict(image)
+                all += found.map { ScoredDetection(imageID: id, label: $0.label, score: Double($0.score), box: $0.box) }
+                if !noOverlays {
+                    try ImageCodec.writePNG(predictor.overlay(image, found, font: font), to: outURL.appendingPathComponent("\(id).png"))
+                }
+            }
+            progress.finish()
+            let json = outURL.appendingPathComponent("detections.json")
+            try ShardInference.json(all, classNames: predictor.classNames).write(to: json, options: .atomic)
+            let done = files.count - skipped.count
+            print(String(format: "%d screenshots, %d detections, %.2f s per screenshot", done, all.count, Date().timeIntervalSince(start) / Double(max(1, done))))
+            for s in skipped { print("skipped \(s)") }
+            print("wrote \(json.path)" + (noOverlays ? "" : " and an overlay PNG per screenshot in \(outURL.path)"))
+            if done == 0 { throw ExitCode(1) }
+        }
+    }
+
+    /// The files of `inputs`: files as given, folders' PNG and JPEG files in name order.
+    static func imageFiles(_ inputs: [String]) throws -> [URL] {
+        var out: [URL] = []
+        for path in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ValidationError("\(path): no such file or folder")
+            }
+            if isDirectory.boolValue {
+                let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+                out += names.filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
+                    .map { URL(fileURLWithPath: path).appendingPathComponent($0) }
+            } else {
+                out.append(URL(fileURLWithPath: path))
+            }
+        }
+        return out
+    }
+}
