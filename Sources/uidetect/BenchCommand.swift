@@ -7,7 +7,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed on this machine.",
-        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self, BenchTrain.self])
+        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self, BenchTrain.self, BenchPredict.self])
 }
 
 struct BenchEngine: ParsableCommand {
@@ -192,6 +192,32 @@ struct BenchTrain: ParsableCommand {
             print("  " + "other".padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * other, 100 * other / r.stepSeconds))
             print(String(format: "  %.2f GFLOP forward per image; %.0f GFLOP/s trained (3x forward); peak memory %.2f GiB",
                          r.forwardGFLOPPerImage, r.trainedGFLOPPerSecond, r.peakResidentGiB))
+        }
+    }
+}
+
+struct BenchPredict: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Single-screen latency (load excluded) of the bench and paper-size networks with 1 and 2 threads.")
+
+    @Option(help: "Timed predictions per case; the median is reported.") var repeats: Int = 7
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let progress = ProgressLine(enabled: !json)
+            let results = try PredictionBenchmark(repeats: repeats).run { progress.update("measuring \($0)") }
+            progress.finish()
+            if json {
+                try printJSON(results)
+                return
+            }
+            print("single-screen latency, median of \(repeats) (a 390x844 screenshot: letterbox, forward, post-processing, deployment filter)")
+            print("network      threads   total ms   forward ms")
+            for r in results {
+                print(r.network.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: " %7d %10.1f %12.1f", r.threads, r.totalMilliseconds, r.forwardMilliseconds))
+            }
         }
     }
 }
