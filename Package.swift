@@ -54,13 +54,15 @@ let package = Package(
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
         .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "Yams"],
                 swiftSettings: hotLoopFlags),
+        // Exports for other runtimes: the detector as ONNX (our own protobuf encoding).
+        .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
-        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection", "Training", "Images"], swiftSettings: hotLoopFlags),
+        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection", "Training", "Images", "Export"], swiftSettings: hotLoopFlags),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Training", "Checkpoints", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Training", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -73,6 +75,7 @@ let package = Package(
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
         .testTarget(name: "ImagesTests", dependencies: ["Images"]),

@@ -34,10 +34,11 @@ public enum DetectorWeights {
         return m
     }
 
-    /// Writes `model`'s parameters and buffers atomically.
-    public static func write(_ model: SSDModel, classNames: [String], step: Int?, to url: URL) throws {
+    /// Writes `model`'s parameters and buffers atomically, with `extra` metadata (e.g. thresholds).
+    public static func write(_ model: SSDModel, classNames: [String], step: Int?, extra: [String: String] = [:], to url: URL) throws {
         let tensors = model.namedState().map { NamedTensor(name: $0.name, shape: $0.tensor.shape, values: $0.tensor.scalars) }
-        try Safetensors.write(tensors, metadata: metadata(config: model.config, classNames: classNames, step: step), to: url)
+        let m = metadata(config: model.config, classNames: classNames, step: step).merging(extra) { _, new in new }
+        try Safetensors.write(tensors, metadata: m, to: url)
     }
 
     /// A detector rebuilt from a weights file; a file whose tensors do not fit its own config is refused.

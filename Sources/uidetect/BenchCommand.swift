@@ -7,7 +7,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed on this machine.",
-        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self, BenchTrain.self, BenchPredict.self])
+        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self, BenchTrain.self, BenchPredict.self, BenchONNX.self])
 }
 
 struct BenchEngine: ParsableCommand {
@@ -217,6 +217,35 @@ struct BenchPredict: ParsableCommand {
             print("network      threads   total ms   forward ms")
             for r in results {
                 print(r.network.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: " %7d %10.1f %12.1f", r.threads, r.totalMilliseconds, r.forwardMilliseconds))
+            }
+        }
+    }
+}
+
+struct BenchONNX: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onnx",
+        abstract: "Our forward pass against onnxruntime on our ONNX export of the same network (one image, same threads, one run).",
+        discussion: "Needs python3 with numpy and onnxruntime (pip install numpy onnxruntime); without them only our time is printed.")
+
+    @Option(help: "A run config (YAML) whose model is measured; default: the spec's bench size.") var config: String?
+    @Option(help: "Timed forward passes on each side; the median is reported.") var runs: Int = 11
+    @OptionGroup var threads: ThreadOptions
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func run() throws {
+        threads.apply()
+        try reportingErrors {
+            let model = try ConfigLoader.load(config.map { URL(fileURLWithPath: $0) }).model
+            let name = config.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "bench"
+            let r = try ONNXBenchmark(name: name, config: model, runs: runs).run()
+            if json { return try printJSON(r) }
+            print("\(r.network) network, one image, \(r.threads) threads, median of \(r.runs)")
+            print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))
+            if let t = r.onnxruntimeMilliseconds, let ratio = r.ratio {
+                print(String(format: "  onnxruntime   %8.1f ms   (onnxruntime / ours = %.2f; outputs agree to %.1e)", t, ratio, r.maxOutputDifference ?? .nan))
+            } else {
+                print("  onnxruntime: not measured (python3 with numpy and onnxruntime not found)")
             }
         }
     }

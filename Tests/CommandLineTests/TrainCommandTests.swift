@@ -101,6 +101,19 @@ final class TrainCommandTests: XCTestCase {
             let box = r["box"] as! [Double]
             XCTAssertTrue(box[0] >= 0 && box[1] >= 0 && box[2] <= 384 && box[3] <= 768 && box[0] < box[2] && box[1] < box[3], "\(box) outside the 384 x 768 screenshot")
         }
+
+        // Export both formats; a file that is not a detector checkpoint is refused, naming it.
+        for format in ["onnx", "safetensors"] {
+            let file = dir.appendingPathComponent("export.\(format)")
+            run = try runUIDetect(["export", "--checkpoint", folder.path, "--format", format, "--out", file.path,
+                                   "--thresholds", out.appendingPathComponent("thresholds.json").path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertGreaterThan((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0, 10_000)
+        }
+        run = try runUIDetect(["export", "--checkpoint", out.appendingPathComponent("metrics.json").path, "--format", "onnx", "--out", dir.appendingPathComponent("x.onnx").path])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.stderr.contains("metrics.json"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.onnx").path))
     }
 }
 

@@ -1,0 +1,93 @@
+import Detection
+import Engine
+import Export
+import Foundation
+
+/// Our forward pass against onnxruntime running our ONNX export of the same network,
+/// one image, the same thread count, in one run (onnxruntime from Python, if installed).
+public struct ONNXLatencyReport: Codable {
+    public var network: String
+    public var threads: Int
+    public var oursMilliseconds: Double
+    public var onnxruntimeMilliseconds: Double?
+    /// onnxruntime's time over ours: above 1, we are faster.
+    public var ratio: Double?
+    public var maxOutputDifference: Double?
+    public var runs: Int
+
+    enum CodingKeys: String, CodingKey {
+        case network, threads, ratio, runs
+        case oursMilliseconds = "ours_ms", onnxruntimeMilliseconds = "onnxruntime_ms", maxOutputDifference = "max_output_difference"
+    }
+}
+
+public struct ONNXBenchmark {
+    public var name: String
+    public var config: SSDConfig
+    public var runs: Int
+
+    public init(name: String, config: SSDConfig, runs: Int = 11) {
+        self.name = name
+        self.config = config
+        self.runs = runs
+    }
+
+    static let script = """
+    import json, sys, time
+    import numpy as np, onnxruntime as ort
+    path, inputs, threads, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    raw = np.fromfile(inputs, dtype="<f4")
+    opts = ort.SessionOptions(); opts.intra_op_num_threads = threads; opts.inter_op_num_threads = 1
+    s = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    shape = [1] + [d for d in s.get_inputs()[0].shape[1:]]
+    x = raw[: int(np.prod(shape))].reshape(shape)
+    out = s.run(None, {"images": x})
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter(); s.run(None, {"images": x}); times.append(time.perf_counter() - t)
+    ref = raw[int(np.prod(shape)):]
+    logits = out[0].reshape(-1)
+    print(json.dumps({"seconds": sorted(times)[len(times) // 2], "diff": float(np.abs(logits - ref[: logits.size]).max())}))
+    """
+
+    public func run() throws -> ONNXLatencyReport {
+        var g = SeededGenerator(seed: 9)
+        let model = SSDModel(config: config, generator: &g)
+        let c = config
+        let values = (0..<(c.inputWidth * c.inputHeight * 3)).map { _ in Float(g.uniform(-1...1)) }
+        let nhwc = Tensor(shape: [1, c.inputHeight, c.inputWidth, 3], values: values)
+        let forward = { Autodiff.withoutTape { model.outputs(images: nhwc, mode: .inference) } }
+        let ours = medianSeconds(repeats: runs) { _ = forward() }
+        let logits = forward().classLogits.scalars
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-bench-onnx-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let onnx = dir.appendingPathComponent("model.onnx")
+        try ONNXExporter(model: model, classNames: (0..<c.numClasses).map { "class\($0)" }).write(to: onnx)
+        // The input in ONNX's NCHW layout, then our logits to compare against.
+        var nchw = [Float](repeating: 0, count: values.count)
+        let plane = c.inputWidth * c.inputHeight
+        for p in 0..<plane { for ch in 0..<3 { nchw[ch * plane + p] = values[p * 3 + ch] } }
+        let inputs = dir.appendingPathComponent("inputs.f32")
+        try (nchw + logits).withUnsafeBufferPointer { Data(buffer: $0) }.write(to: inputs)
+        let script = dir.appendingPathComponent("bench.py")
+        try Data(Self.script.utf8).write(to: script)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", script.path, onnx.path, inputs.path, String(Parallel.threadCount), String(runs)]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        var theirs: Double? = nil, diff: Double? = nil
+        if p.terminationStatus == 0, let obj = try? JSONSerialization.jsonObject(with: out) as? [String: Any] {
+            theirs = obj["seconds"] as? Double
+            diff = obj["diff"] as? Double
+        }
+        return ONNXLatencyReport(network: name, threads: Parallel.threadCount, oursMilliseconds: 1000 * ours, onnxruntimeMilliseconds: theirs.map { 1000 * $0 },
+                                 ratio: theirs.map { $0 / ours }, maxOutputDifference: diff, runs: runs)
+    }
+}
