@@ -113,22 +113,12 @@ public struct EvaluationBenchmark {
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
 
         progress("timing pycocotools evaluate + accumulate")
-        let gtURL = dir.appendingPathComponent("gt.json"), cocoDetsURL = dir.appendingPathComponent("dets.json"), scriptURL = dir.appendingPathComponent("bench.py")
+        let gtURL = dir.appendingPathComponent("gt.json"), cocoDetsURL = dir.appendingPathComponent("dets.json")
         try JSONSerialization.data(withJSONObject: ["images": (1...images).map { ["id": $0, "width": 256, "height": 512] }, "annotations": cocoAnnotations,
                                                     "categories": (0..<classes).map { ["id": $0 + 1, "name": defaultClassNames[$0]] }]).write(to: gtURL)
         try JSONSerialization.data(withJSONObject: cocoDets).write(to: cocoDetsURL)
-        try Data(Self.script.utf8).write(to: scriptURL)
         var pySeconds: Double? = nil, maxDiff: Double? = nil
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", scriptURL.path, gtURL.path, cocoDetsURL.path, String(runs)]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        if p.terminationStatus == 0, let obj = try? JSONSerialization.jsonObject(with: out) as? [String: Any] {
+        if let obj = try runPythonJSON(Self.script, arguments: [gtURL.path, cocoDetsURL.path, String(runs)], in: dir) {
             pySeconds = obj["seconds"] as? Double
             if let aps = obj["aps"] as? [String: Any], let ours {
                 maxDiff = (0..<classes).compactMap { k in (aps["\(k + 1)"] as? Double).map { abs($0 - (ours.classes[k].ap50 ?? -1)) } }.max()

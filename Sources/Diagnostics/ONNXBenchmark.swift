@@ -71,22 +71,8 @@ public struct ONNXBenchmark {
         for p in 0..<plane { for ch in 0..<3 { nchw[ch * plane + p] = values[p * 3 + ch] } }
         let inputs = dir.appendingPathComponent("inputs.f32")
         try (nchw + logits).withUnsafeBufferPointer { Data(buffer: $0) }.write(to: inputs)
-        let script = dir.appendingPathComponent("bench.py")
-        try Data(Self.script.utf8).write(to: script)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", script.path, onnx.path, inputs.path, String(Parallel.threadCount), String(runs)]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        var theirs: Double? = nil, diff: Double? = nil
-        if p.terminationStatus == 0, let obj = try? JSONSerialization.jsonObject(with: out) as? [String: Any] {
-            theirs = obj["seconds"] as? Double
-            diff = obj["diff"] as? Double
-        }
+        let obj = try runPythonJSON(Self.script, arguments: [onnx.path, inputs.path, String(Parallel.threadCount), String(runs)], in: dir)
+        let theirs = obj?["seconds"] as? Double, diff = obj?["diff"] as? Double
         return ONNXLatencyReport(network: name, threads: Parallel.threadCount, oursMilliseconds: 1000 * ours, onnxruntimeMilliseconds: theirs.map { 1000 * $0 },
                                  ratio: theirs.map { $0 / ours }, maxOutputDifference: diff, runs: runs)
     }

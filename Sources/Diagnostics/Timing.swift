@@ -19,3 +19,21 @@ func medianSeconds(repeats: Int, _ body: () -> Void) -> Double {
     times.sort()
     return times[times.count / 2]
 }
+
+/// Runs a Python `script` (written into `folder`) with `arguments` and parses the JSON
+/// object it prints; nil when Python or a module it imports is missing, or it fails.
+func runPythonJSON(_ script: String, arguments: [String], in folder: URL) throws -> [String: Any]? {
+    let url = folder.appendingPathComponent("script.py")
+    try Data(script.utf8).write(to: url)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", url.path] + arguments
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let out = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { return nil }
+    return (try? JSONSerialization.jsonObject(with: out)) as? [String: Any]
+}
