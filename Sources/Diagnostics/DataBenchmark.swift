@@ -1,4 +1,5 @@
 import Boxes
+import Engine
 import Foundation
 import Shards
 import Synthesis

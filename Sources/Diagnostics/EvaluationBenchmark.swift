@@ -1,5 +1,6 @@
 import Boxes
 import Evaluation
+import Engine
 import Foundation
 import SeededRandom
 import Shards

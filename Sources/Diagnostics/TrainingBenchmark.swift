@@ -89,7 +89,7 @@ public struct TrainingBenchmark {
                 let images = Tensor(shape: [batch.count, config.inputHeight, config.inputWidth, 3], values: batch.pixels)
                 let t1 = monotonicSeconds()
                 optimizer.zeroGrad()
-                let assigned = detector.assignTargets(Array(zip(batch.boxes, batch.labels)).map { (boxes: $0.0, labels: $0.1) })
+                let assigned = detector.assignTargets(batch.targets)
                 let t2 = monotonicSeconds()
                 let loss = detector.loss(images: images, assigned: assigned)
                 loss.total.backward()

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// One recorded op: its inputs and the rule that moves an output gradient to them.
@@ -45,16 +46,17 @@ public enum Autodiff {
         currentSection = name
         defer { currentSection = outer }
         guard profiling else { return try body() }
-        let start = profileClock()
-        defer { forwardSeconds[name, default: 0] += profileClock() - start }
+        let start = monotonicSeconds()
+        defer { forwardSeconds[name, default: 0] += monotonicSeconds() - start }
         return try body()
     }
+}
 
-    static func profileClock() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
+/// Seconds on a monotonic clock, for timings.
+public func monotonicSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }
 
 extension Tensor {
@@ -91,10 +93,10 @@ extension Tensor {
         let profiling = Autodiff.profiling
         for tensor in order.reversed() {
             guard let node = tensor.node, let g = tensor.gradStorage else { continue }
-            let start = profiling ? Autodiff.profileClock() : 0
+            let start = profiling ? monotonicSeconds() : 0
             node.backward(UnsafePointer(g.pointer))
             tensor.gradStorage = nil
-            if profiling { Autodiff.backwardSeconds[node.section ?? "other", default: 0] += Autodiff.profileClock() - start }
+            if profiling { Autodiff.backwardSeconds[node.section ?? "other", default: 0] += monotonicSeconds() - start }
         }
     }
 

@@ -138,6 +138,13 @@ public enum EvaluationLoader {
         return out
     }
 
+    /// Detections from a `.json` file or, for any other name, a detection shard.
+    public static func detections(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
+        url.pathExtension.lowercased() == "json"
+            ? try detectionsJSON(url, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
+            : try detectionsShard(url, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
+    }
+
     /// Detections from a detection shard (boxes with `scores`); its vocabulary must match, unless a class map renames it.
     public static func detectionsShard(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
         let r = try ShardReader(url: url)

@@ -16,6 +16,9 @@ public struct Batch: Sendable {
     /// Position of the batch in the stream (0, 1, ...).
     public var index: Int
 
+    /// Each screen's boxes with their labels, as a detector's targets.
+    public var targets: [(boxes: [Box], labels: [Int32])] { zip(boxes, labels).map { (boxes: $0.0, labels: $0.1) } }
+
     /// Images of one size as the network takes them: NHWC floats, x / 127.5 - 1.
     public static func networkInput(_ images: [RGBImage]) -> [Float] {
         guard let first = images.first else { return [] }

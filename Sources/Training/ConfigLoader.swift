@@ -20,17 +20,13 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 public enum ConfigLoader {
     /// The config of `url` with `overrides` ("dotted.key=value", the value in YAML) applied after it.
     public static func load(_ url: URL?, overrides: [String] = []) throws -> RunConfig {
-        var tree = try defaultsTree()
         let source = url?.path ?? "defaults"
+        var tree = try defaultsTree()
         if let url {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw ConfigError(source: url.path, key: "", problem: "cannot read the file")
             }
-            let node: Node?
-            do { node = try Yams.compose(yaml: text) } catch {
-                throw ConfigError(source: url.path, key: "", problem: "not valid YAML (\(error))")
-            }
-            if let node { tree = try merge(tree, node, path: [], source: url.path) }
+            tree = try laid(yaml: text, over: tree, source: url.path)
         }
         for item in overrides {
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
@@ -52,11 +48,14 @@ public enum ConfigLoader {
 
     /// A config from YAML text (as saved in a run folder), with the same checks.
     public static func load(yaml: String, source: String) throws -> RunConfig {
+        try decode(try laid(yaml: yaml, over: try defaultsTree(), source: source), source: source)
+    }
+
+    /// The YAML text's keys laid over `tree`.
+    static func laid(yaml: String, over tree: Node, source: String) throws -> Node {
         let node: Node?
         do { node = try Yams.compose(yaml: yaml) } catch { throw ConfigError(source: source, key: "", problem: "not valid YAML (\(error))") }
-        var tree = try defaultsTree()
-        if let node { tree = try merge(tree, node, path: [], source: source) }
-        return try decode(tree, source: source)
+        return try node.map { try merge(tree, $0, path: [], source: source) } ?? tree
     }
 
     /// The config as YAML, every key written out: what a run folder keeps.

@@ -34,14 +34,7 @@ public final class ScreenPredictor {
 
     /// Detections on `image`, in its own pixels, best first.
     public func predict(_ image: RGBImage) -> [DetectedBox] {
-        let input = detector.model.config.inputSize
-        let (fitted, letterbox) = image.letterboxed(into: input)
-        let tensor = Tensor(shape: [1, input.height, input.width, 3], values: Batch.networkInput([fitted]))
-        let found = filter.apply(detector.detect(images: tensor)[0], classNames: classNames)
-        return found.compactMap { d in
-            let box = letterbox.backward(d.box).clipped(to: image.size)
-            return box.isValid ? DetectedBox(box: box, label: d.label, score: d.score) : nil
-        }
+        detector.detect(screens: [image]) { filter.apply($0, classNames: classNames) }[0]
     }
 
     /// `image` with each detection drawn: box, class name and score.

@@ -6,6 +6,22 @@ import Foundation
 import Images
 import Shards
 
+extension SSDDetector {
+    /// Detections on screens of any size, in each screen's own pixels: each is letterboxed into
+    /// the model's input, detected, passed through `filter` (in input pixels), mapped back and clipped.
+    public func detect(screens: [RGBImage], filter: ([DetectedBox]) -> [DetectedBox] = { $0 }) -> [[DetectedBox]] {
+        let input = model.config.inputSize
+        let fitted = screens.map { $0.letterboxed(into: input) }
+        let tensor = Tensor(shape: [screens.count, input.height, input.width, 3], values: Batch.networkInput(fitted.map(\.image)))
+        return zip(detect(images: tensor), fitted).map { found, f in
+            filter(found).compactMap { d in
+                let box = f.letterbox.backward(d.box).clipped(to: f.letterbox.original)
+                return box.isValid ? DetectedBox(box: box, label: d.label, score: d.score) : nil
+            }
+        }
+    }
+}
+
 /// A detection as the evaluator takes it (image id, class, score, box in stored pixels).
 public typealias ScoredDetection = Evaluation.Detection
 
@@ -16,25 +32,18 @@ public enum ShardInference {
     /// `progress` gets (screens done, screens in all) after each batch.
     public static func detections(_ detector: SSDDetector, set: ShardSet, indices: [Int], batchSize: Int,
                                   progress: (Int, Int) -> Void = { _, _ in }) throws -> [ScoredDetection] {
-        let input = detector.model.config.inputSize
         var out: [ScoredDetection] = []
         var done = 0
         for start in stride(from: 0, to: indices.count, by: batchSize) {
             let chunk = indices[start..<min(indices.count, start + batchSize)]
-            var images: [RGBImage] = [], boxes: [Letterbox] = [], ids: [String] = []
+            var images: [RGBImage] = [], ids: [String] = []
             for i in chunk {
                 let record = try set.record(at: i)
                 guard let image = record.image else { throw ShardError.missing(path: set.readers[set.locate(i).shard].url.path, name: "dataset images") }
-                let (fitted, letterbox) = image.size == input ? (image, Letterbox(original: input, target: input)) : image.letterboxed(into: input)
-                images.append(fitted); boxes.append(letterbox); ids.append(record.imageID)
+                images.append(image); ids.append(record.imageID)
             }
-            let tensor = Tensor(shape: [images.count, input.height, input.width, 3], values: Batch.networkInput(images))
-            for (k, found) in detector.detect(images: tensor).enumerated() {
-                for d in found {
-                    let box = boxes[k].backward(d.box).clipped(to: boxes[k].original)
-                    guard box.isValid else { continue }
-                    out.append(ScoredDetection(imageID: ids[k], label: d.label, score: Double(d.score), box: box))
-                }
+            for (k, found) in detector.detect(screens: images).enumerated() {
+                out += found.map { ScoredDetection(imageID: ids[k], label: $0.label, score: Double($0.score), box: $0.box) }
             }
             done += chunk.count
             progress(done, indices.count)

@@ -208,7 +208,7 @@ public final class Trainer {
             let batch = try pipeline.next()
             let images = Tensor(shape: [batch.count, input.height, input.width, 3], values: batch.pixels)
             optimizer.zeroGrad()
-            let assigned = detector.assignTargets(Array(zip(batch.boxes, batch.labels)).map { (boxes: $0.0, labels: $0.1) })
+            let assigned = detector.assignTargets(batch.targets)
             let loss = detector.loss(images: images, assigned: assigned)
             let total = loss.total.scalars[0], cls = loss.classification.scalars[0], box = loss.box.scalars[0]
             let step = state.step + 1
@@ -349,10 +349,4 @@ struct MetricsFile {
         handle.seekToEndOfFile()
         handle.write(Data(line.utf8))
     }
-}
-
-func monotonicSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }

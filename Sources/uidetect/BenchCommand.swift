@@ -170,8 +170,7 @@ struct BenchTrain: ParsableCommand {
     func run() throws {
         threads.apply()
         try reportingErrors {
-            let run = try ConfigLoader.load(config.map { URL(fileURLWithPath: $0) })
-            let name = config.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "bench"
+            let (name, run) = try benchConfig(config)
             let progress = ProgressLine(enabled: !json)
             let batch = batchSize ?? run.batchSize
             let r = try TrainingBenchmark(config: run.model, name: name, batchSize: batch, steps: steps, runs: runs).run { progress.update($0) }
@@ -236,8 +235,8 @@ struct BenchONNX: ParsableCommand {
     func run() throws {
         threads.apply()
         try reportingErrors {
-            let model = try ConfigLoader.load(config.map { URL(fileURLWithPath: $0) }).model
-            let name = config.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "bench"
+            let (name, run) = try benchConfig(config)
+            let model = run.model
             let r = try ONNXBenchmark(name: name, config: model, runs: runs).run()
             if json { return try printJSON(r) }
             print("\(r.network) network, one image, \(r.threads) threads, median of \(r.runs)")
@@ -249,4 +248,10 @@ struct BenchONNX: ParsableCommand {
             }
         }
     }
+}
+
+/// A benchmark's `--config`: its file name (without extension) and contents; the defaults (the spec's bench size) without one.
+func benchConfig(_ path: String?) throws -> (name: String, config: RunConfig) {
+    let config = try ConfigLoader.load(path.map { URL(fileURLWithPath: $0) })
+    return (path.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "bench", config)
 }

@@ -44,10 +44,7 @@ struct Evaluate: ParsableCommand {
             let dets: [Evaluation.Detection]
             let title: String
             if let detections {
-                let url = URL(fileURLWithPath: detections)
-                dets = url.pathExtension.lowercased() == "json"
-                    ? try EvaluationLoader.detectionsJSON(url, classNames: names, imageIDs: ids, classMap: map)
-                    : try EvaluationLoader.detectionsShard(url, classNames: names, imageIDs: ids, classMap: map)
+                dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections), classNames: names, imageIDs: ids, classMap: map)
                 title = "Evaluation of \((detections as NSString).lastPathComponent)"
             } else {
                 threads.apply()

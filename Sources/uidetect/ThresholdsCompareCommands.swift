@@ -55,10 +55,7 @@ struct Thresholds: ParsableCommand {
         let set = try ShardSet(data)
         let (names, images) = EvaluationLoader.groundTruth(set, classMap: map)
         let ids = Set(images.map(\.imageID))
-        let url = URL(fileURLWithPath: detections!)
-        let dets = url.pathExtension.lowercased() == "json"
-            ? try EvaluationLoader.detectionsJSON(url, classNames: names, imageIDs: ids, classMap: map)
-            : try EvaluationLoader.detectionsShard(url, classNames: names, imageIDs: ids, classMap: map)
+        let dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections!), classNames: names, imageIDs: ids, classMap: map)
         let result = Evaluator(iouThreshold: iou).evaluate(EvaluationInput(classNames: names, images: images, detections: dets))
         return result.classes.map { ($0.name, $0.gtCount, $0.curve) }
     }
