@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Shards"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Detection", "Engine", "Images", "Shards", "Training"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
@@ -78,10 +78,10 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
-        .testTarget(name: "ImagesTests", dependencies: ["Images"]),
+        .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
-        .testTarget(name: "ImportersTests", dependencies: ["Importers"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -10,9 +10,15 @@ func uidetectBinary() throws -> URL {
     let candidates = [Bundle.main.bundleURL, Bundle(for: CommandLineTests.self).bundleURL.deletingLastPathComponent()]
     guard let binary = candidates.map({ $0.appendingPathComponent("uidetect") })
         .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw XCTSkip("uidetect binary not found next to the test bundle")
+        // `swift test` builds the tool with the test targets that depend on it: its absence is a broken build, not a reason to skip.
+        throw MissingBinary()
     }
     return binary
+}
+
+/// The end-to-end tests cannot run without the tool they test.
+struct MissingBinary: Error, CustomStringConvertible {
+    var description: String { "uidetect binary not found next to the test bundle: build it with `swift build --product uidetect`" }
 }
 
 /// Runs the built `uidetect` and reads what it prints.

@@ -1,7 +1,9 @@
 import Boxes
 import Detection
 import Engine
+import Foundation
 import Layers
+import Optimizers
 import TestSupport
 import XCTest
 
@@ -105,9 +107,16 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(nonMaxSuppression(boxes, scores: [0.8, 0.9, 0.5], iouThreshold: 0.9), [1, 0, 2])
     }
 
-    func testLossFallsWhileFittingTwoScreensAndDetectFindsTheBoxes() {
+    /// What learning guarantees on any correct GEMM, not where one trajectory ends: the loss
+    /// falls far below its start, and every true box is found with its class above a score,
+    /// the best detection of each screen being one of them. Without head layers the task has
+    /// no ReLU that AdamW can kill, and the cosine decay lets the batch-norm running statistics
+    /// catch up with the weights; over 24 runs (12 seeds x 2 OpenBLAS kernel sets) the weakest
+    /// true box scored 0.60 and the strongest false one 0.42.
+    func testLossFallsWhileFittingTwoScreensAndDetectFindsTheBoxes() throws {
         var g = SeededGenerator(seed: 3)
-        let c = tinyConfig()
+        var c = tinyConfig()
+        c.headLayers = 0
         let detector = SSDDetector(model: SSDModel(config: c, generator: &g), classWeights: [1, 1])
         // Two screens with bright rectangles of two kinds on a dark background.
         var pixels = [Float](repeating: -1, count: 2 * 128 * 64 * 3)
@@ -125,28 +134,34 @@ final class DetectorTests: XCTestCase {
         }
         let images = Tensor(shape: [2, 128, 64, 3], values: pixels)
         let optimizer = AdamW(parameters: detector.model.parameters, weightDecay: 0)
+        let steps = 120
         var first: Float = 0, last: Float = 0
-        for step in 0..<60 {
+        for step in 0..<steps {
             optimizer.zeroGrad()
             let loss = detector.loss(images: images, targets: targets)
             XCTAssertGreaterThan(loss.positives, 0)
             loss.total.backward()
-            optimizer.step(learningRate: 0.01)
+            optimizer.step(learningRate: 0.01 * 0.5 * (1 + cos(Float.pi * Float(step) / Float(steps))))
             if step == 0 { first = loss.total.item }
             last = loss.total.item
         }
-        XCTAssertLessThan(last, 0.3 * first, "loss \(first) -> \(last)")
+        XCTAssertLessThan(last, 0.05 * first, "loss \(first) -> \(last)")
         let found = detector.detect(images: images)
         XCTAssertEqual(found.count, 2)
-        // The top detection of screen 1 is its single box, with the right class.
-        let top = found[1][0]
-        XCTAssertEqual(top.label, 0)
-        XCTAssertGreaterThan(top.box.iou(targets[1].boxes[0]), 0.5, "\(top)")
+        func isTrue(_ d: DetectedBox, screen i: Int) -> Bool {
+            zip(targets[i].boxes, targets[i].labels).contains { d.label == Int($0.1) && d.box.iou($0.0) >= 0.5 }
+        }
+        for (i, t) in targets.enumerated() {
+            for (box, label) in zip(t.boxes, t.labels) {
+                let best = found[i].filter { $0.label == Int(label) && $0.box.iou(box) >= 0.5 }.map(\.score).max() ?? 0
+                XCTAssertGreaterThan(best, 0.4, "screen \(i): \(box) of class \(label) not found above 0.4: \(found[i].prefix(5))")
+            }
+            let top = try XCTUnwrap(found[i].first)
+            XCTAssertTrue(isTrue(top, screen: i), "screen \(i): the best detection \(top) is not a true box")
+        }
     }
 }
 
-import Optimizers
-import Foundation
 
 final class DeploymentFilterTests: XCTestCase {
     func testSimilarClassesSuppressEachOtherAndThresholdsApply() throws {

@@ -73,7 +73,7 @@ final class ConvolutionTests: XCTestCase {
         assertClose(y.scalars, ref, tolerance: 1e-4)
     }
 
-    func testSplitGEMMsGiveIdenticalResultsWithOneOrTwoThreads() {
+    func testSplitGEMMsGiveIdenticalResultsWithOneOrTwoThreadsOnThisMachine() {
         // 3x3 dense: row-split forward, dX and dW; 1x1 with 16 input channels: K-split dW;
         // 1x1 256 -> 256 on 256 pixels: column-split forward and dW.
         for (xShape, wShape, padding) in [([4, 32, 32, 16], [3, 3, 16, 32], 1), ([4, 128, 64, 16], [1, 1, 16, 8], 0),
@@ -97,7 +97,7 @@ final class ConvolutionTests: XCTestCase {
         }
     }
 
-    func testGradientsAreIdenticalWithOneOrTwoThreads() {
+    func testGradientsAreIdenticalWithOneOrTwoThreadsOnThisMachine() {
         let c = Self.cases.first { $0.name == "depthwise 3x3 s2 odd" }!
         func run(threads: Int) -> [[Float]] {
             Parallel.setThreadCount(threads)

@@ -1,6 +1,7 @@
 import Boxes
 import Foundation
 import Images
+import TestSupport
 import XCTest
 
 final class ImageTests: XCTestCase {
@@ -19,11 +20,8 @@ final class ImageTests: XCTestCase {
     }
 
     func testDecodesARealJPEGScreenshot() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/data/real-ui-screens/valid/images").standardized
-        guard let name = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first(where: { $0.hasSuffix(".jpg") }) else {
-            throw XCTSkip("shared/data/real-ui-screens is not beside this checkout")
-        }
+        let folder = try realUIScreens().appendingPathComponent("valid/images")
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first(where: { $0.hasSuffix(".jpg") }))
         let img = try ImageCodec.read(folder.appendingPathComponent(name))
         XCTAssertGreaterThan(img.width, 100)
         XCTAssertGreaterThan(img.height, img.width)  // phone screenshots are portrait

@@ -2,6 +2,7 @@ import Boxes
 import Foundation
 import Importers
 import Shards
+import TestSupport
 import XCTest
 
 final class ImporterTests: XCTestCase {
@@ -82,11 +83,7 @@ final class ImporterTests: XCTestCase {
     }
 
     func testYOLOImportOfRealScreensWithPolygonsAndBadLines() throws {
-        let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/data/real-ui-screens").standardized
-        guard FileManager.default.fileExists(atPath: real.appendingPathComponent("data.yaml").path) else {
-            throw XCTSkip("shared/data/real-ui-screens is not beside this checkout")
-        }
+        let real = try realUIScreens()
         // A handful of real screens in the YOLO layout, class names from data.yaml in the parent.
         let root = try outputFolder()
         let split = root.appendingPathComponent("train")

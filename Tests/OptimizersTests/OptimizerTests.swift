@@ -58,7 +58,7 @@ final class OptimizerTests: XCTestCase {
         assertClose(w.scalars, [2 * 0.999 - 0.01, -3 * 0.999 + 0.01], tolerance: 1e-6)
     }
 
-    func testOptimizerStateRoundTripContinuesIdentically() throws {
+    func testOptimizerStateRoundTripContinuesIdenticallyInOneProcess() throws {
         func run(split: Bool) throws -> [Float] {
             let w = Tensor(shape: [2], values: [2, -3], requiresGrad: true)
             let a = Tensor(shape: [2], values: [0.5, 0.25])

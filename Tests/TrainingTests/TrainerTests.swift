@@ -58,7 +58,7 @@ func weights(_ trainer: Trainer) -> [String: [Float]] {
 }
 
 final class TrainerTests: XCTestCase {
-    func testInterruptedAndResumedRunEndsWithTheSameWeightsBitForBit() throws {
+    func testInterruptedAndResumedRunEndsBitIdenticalOnThisMachine() throws {
         let straightFolder = freshRunFolder(), splitFolder = freshRunFolder()
         defer { try? FileManager.default.removeItem(at: straightFolder); try? FileManager.default.removeItem(at: splitFolder) }
 
