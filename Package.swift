@@ -1,9 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Generic x86-64 codegen is SSE2 only; the hot loops need AVX2 and FMA (haswell and later) to vectorise.
-let hotLoopFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
-
+// Portable: no CPU flags here (they would forbid other packages from depending on these
+// libraries and break arm64). scripts/build-flags.sh tunes each build for the CPU it runs on.
 let package = Package(
     name: "UIDetect",
     platforms: [.macOS(.v13)],
@@ -28,23 +27,25 @@ let package = Package(
         // Tensors, the tape, and every differentiable op.
         // A portable seeded random generator, shared by the engine and the data code.
         .target(name: "SeededRandom"),
-        .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom"], swiftSettings: hotLoopFlags),
+        // Work spread over threads: parallelMap, and the wrapper for values workers share safely.
+        .target(name: "Workers"),
+        .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "Workers"]),
         // Parameterised building blocks with named parameters.
-        .target(name: "Layers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
+        .target(name: "Layers", dependencies: ["Engine"]),
         // Optimizers, learning-rate schedules, gradient clipping.
-        .target(name: "Optimizers", dependencies: ["Engine"], swiftSettings: hotLoopFlags),
+        .target(name: "Optimizers", dependencies: ["Engine"]),
         // The SSD MobileNetV1 + FPN detector: model, anchors, box coder, matcher (ssd-model.md).
-        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes"], swiftSettings: hotLoopFlags),
+        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes"]),
         // Named float32 tensors as safetensors files: checkpoints and exports.
         .target(name: "Checkpoints"),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
         .target(name: "Boxes"),
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
-        .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"], swiftSettings: hotLoopFlags),
+        .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"]),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
-        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom", "Yams"], swiftSettings: hotLoopFlags),
+        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom", "Workers", "Yams"]),
         // The synthetic iOS-style screen generator.
-        .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom"], swiftSettings: hotLoopFlags),
+        .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom", "Workers"]),
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
@@ -53,11 +54,11 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Evaluation", "Shards"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
         .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "Yams"],
-                swiftSettings: hotLoopFlags),
+                ),
         // Exports for other runtimes: the detector as ONNX (our own protobuf encoding).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
-        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection", "Training", "Images", "Export"], swiftSettings: hotLoopFlags),
+        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection", "Training", "Images", "Export"]),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
@@ -83,5 +84,5 @@ let package = Package(
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"], resources: [.copy("Fixtures")]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -4,8 +4,7 @@
 # (e.g. --resume, --name NAME, --set steps=1000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-swift build -c release --product uidetect 2>&1 | grep -v '^\[' || true
+scripts/build.sh
 uidetect=".build/release/uidetect"
 source="${REAL_UI_SCREENS:-../shared/data/real-ui-screens}"
 for split in train valid; do

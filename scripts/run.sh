@@ -6,10 +6,8 @@
 # Extra arguments go to `uidetect train` (e.g. --set steps=500).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-swift build -c release --product uidetect 2>&1 | grep -v '^\[' || true
+scripts/build.sh
 uidetect=".build/release/uidetect"
-[ -x "$uidetect" ] || { echo "run: build failed" >&2; exit 1; }
 
 "$uidetect" selfcheck
 

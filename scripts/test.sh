@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 # The suite is XCTest; the empty Swift Testing pass would close the log with "0 tests".
-swift test --disable-swift-testing "$@"
+# shellcheck disable=SC2046
+swift test $(scripts/build-flags.sh) --disable-swift-testing "$@"

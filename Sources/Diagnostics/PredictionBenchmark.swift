@@ -38,8 +38,6 @@ public struct PredictionBenchmark {
     public func run(progress: (String) -> Void = { _ in }) throws -> [LatencyMeasurement] {
         let screen = try ScreenSynthesizer(size: Size(width: 390, height: 844), seed: 5, appCount: 1).screen(index: 0).image!
         var out: [LatencyMeasurement] = []
-        let before = Parallel.threadCount
-        defer { Parallel.setThreadCount(before) }
         for (name, config) in networks {
             var g = SeededGenerator(seed: 5)
             let model = SSDModel(config: config, generator: &g)
@@ -50,9 +48,10 @@ public struct PredictionBenchmark {
             let input = Tensor(shape: [1, config.inputHeight, config.inputWidth, 3], values: [Float](repeating: 0, count: config.inputWidth * config.inputHeight * 3))
             for t in threadCounts {
                 progress("\(name), \(t) thread\(t == 1 ? "" : "s")")
-                Parallel.setThreadCount(t)
-                let total = medianSeconds(repeats: repeats) { _ = predictor.predict(screen) }
-                let forward = medianSeconds(repeats: repeats) { _ = Autodiff.withoutTape { model.outputs(images: input, mode: .inference) } }
+                let (total, forward) = Parallel.withThreads(t) {
+                    (medianSeconds(repeats: repeats) { _ = predictor.predict(screen) },
+                     medianSeconds(repeats: repeats) { _ = Autodiff.withoutTape { model.outputs(images: input, mode: .inference) } })
+                }
                 out.append(LatencyMeasurement(network: name, threads: t, totalMilliseconds: 1000 * total, forwardMilliseconds: 1000 * forward))
             }
         }

@@ -74,16 +74,14 @@ public struct TrainingBenchmark {
         let pipeline = InputPipeline(set: try ShardSet([shard.path]), batchSize: batchSize, seed: 7, options: AugmentationOptions(), inputSize: config.inputSize)
         defer { pipeline.stop() }
         let optimizer = SGD(parameters: detector.model.parameters, momentum: 0.9, weightDecay: 4e-5)
-        Autodiff.profiling = true
-        defer { Autodiff.profiling = false }
+        let profiler = Profiler()
         var stepTimes: [Double] = [], partTimes: [[String: Double]] = []
         for r in 0..<runs {
             progress("run \(r + 1)/\(runs)")
             var total = 0.0
             var parts: [String: Double] = [:]
             for k in 0...steps {
-                Autodiff.forwardSeconds = [:]
-                Autodiff.backwardSeconds = [:]
+                profiler.reset()
                 let t0 = monotonicSeconds()
                 let batch = try pipeline.next()
                 let images = Tensor(shape: [batch.count, config.inputHeight, config.inputWidth, 3], values: batch.pixels)
@@ -91,8 +89,10 @@ public struct TrainingBenchmark {
                 optimizer.zeroGrad()
                 let assigned = detector.assignTargets(batch.targets)
                 let t2 = monotonicSeconds()
-                let loss = detector.loss(images: images, assigned: assigned)
-                loss.total.backward()
+                Autodiff.profiling(with: profiler) {
+                    let loss = detector.loss(images: images, assigned: assigned)
+                    loss.total.backward()
+                }
                 let t3 = monotonicSeconds()
                 optimizer.step(learningRate: 0.001)
                 let t4 = monotonicSeconds()
@@ -101,7 +101,7 @@ public struct TrainingBenchmark {
                 parts["data_wait", default: 0] += t1 - t0
                 parts["loss_and_matching", default: 0] += t2 - t1
                 parts["optimizer", default: 0] += t4 - t3
-                for (section, seconds) in Autodiff.forwardSeconds.merging(Autodiff.backwardSeconds, uniquingKeysWith: +) {
+                for (section, seconds) in profiler.secondsBySection {
                     parts[section == "loss" ? "loss_and_matching" : section, default: 0] += seconds
                 }
             }

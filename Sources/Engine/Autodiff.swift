@@ -1,4 +1,3 @@
-import Engine
 import Foundation
 
 /// One recorded op: its inputs and the rule that moves an output gradient to them.
@@ -18,37 +17,68 @@ final class Node {
     }
 }
 
-/// Whether new ops are recorded for differentiation.
+/// Whether new ops are recorded for differentiation, and how they are profiled.
+///
+/// Both are scoped to the calling thread or task (task-local values), never global:
+/// `withoutTape` and `profiling(with:)` set them for their body only.
 public enum Autodiff {
-    // Only the thread that builds the graph touches this; ops never create ops from workers.
-    static var recordingDisabled = 0
+    @TaskLocal static var recording = true
+    @TaskLocal static var currentSection: String?
+    @TaskLocal static var profiler: Profiler?
 
     /// Runs `body` without recording ops (inference, evaluation, checks).
     public static func withoutTape<T>(_ body: () throws -> T) rethrows -> T {
-        recordingDisabled += 1
-        defer { recordingDisabled -= 1 }
-        return try body()
+        try $recording.withValue(false, operation: body)
     }
 
     /// True while ops are being recorded.
-    public static var isRecording: Bool { recordingDisabled == 0 }
+    public static var isRecording: Bool { recording }
 
-    static var currentSection: String?
-    /// When on, `section` adds its body's time to `forwardSeconds` and `backward()` adds each
-    /// op's time to `backwardSeconds`, by section name (benchmarks; off in training).
-    public static var profiling = false
-    public static var forwardSeconds: [String: Double] = [:]
-    public static var backwardSeconds: [String: Double] = [:]
+    /// Runs `body` with `profiler` timing its sections forward and its ops' backward rules.
+    public static func profiling<T>(with profiler: Profiler, _ body: () throws -> T) rethrows -> T {
+        try $profiler.withValue(profiler, operation: body)
+    }
 
     /// Labels the ops `body` records with `name` (the innermost label wins), for profiles.
     public static func section<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
-        let outer = currentSection
-        currentSection = name
-        defer { currentSection = outer }
-        guard profiling else { return try body() }
-        let start = monotonicSeconds()
-        defer { forwardSeconds[name, default: 0] += monotonicSeconds() - start }
-        return try body()
+        try $currentSection.withValue(name) {
+            guard let profiler else { return try body() }
+            let start = monotonicSeconds()
+            defer { profiler.addForward(name, monotonicSeconds() - start) }
+            return try body()
+        }
+    }
+}
+
+/// Seconds spent per `Autodiff.section`, forward and backward (benchmarks).
+public final class Profiler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var forward: [String: Double] = [:]
+    private var backward: [String: Double] = [:]
+
+    public init() {}
+
+    func addForward(_ section: String, _ seconds: Double) {
+        lock.lock(); defer { lock.unlock() }
+        forward[section, default: 0] += seconds
+    }
+
+    func addBackward(_ section: String, _ seconds: Double) {
+        lock.lock(); defer { lock.unlock() }
+        backward[section, default: 0] += seconds
+    }
+
+    /// Forward and backward seconds by section, summed.
+    public var secondsBySection: [String: Double] {
+        lock.lock(); defer { lock.unlock() }
+        return forward.merging(backward, uniquingKeysWith: +)
+    }
+
+    /// Forgets what was measured so far.
+    public func reset() {
+        lock.lock(); defer { lock.unlock() }
+        forward = [:]
+        backward = [:]
     }
 }
 
@@ -90,13 +120,13 @@ extension Tensor {
         guard requiresGrad else { return }
         let order = topologicalOrder()
         Tensor.accumulate(into: self, gradient.storage.pointer)
-        let profiling = Autodiff.profiling
+        let profiler = Autodiff.profiler
         for tensor in order.reversed() {
             guard let node = tensor.node, let g = tensor.gradStorage else { continue }
-            let start = profiling ? monotonicSeconds() : 0
+            let start = profiler != nil ? monotonicSeconds() : 0
             node.backward(UnsafePointer(g.pointer))
             tensor.gradStorage = nil
-            if profiling { Autodiff.backwardSeconds[node.section ?? "other", default: 0] += monotonicSeconds() - start }
+            profiler?.addBackward(node.section ?? "other", monotonicSeconds() - start)
         }
     }
 

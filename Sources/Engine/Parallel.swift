@@ -1,22 +1,32 @@
 import CBLAS
 import Dispatch
 import Foundation
+import Workers
 
-/// How many cores the engine uses, for its own loops and for OpenBLAS.
+/// How many cores the engine uses, for its own loops and its GEMM splits.
+///
+/// The count is scoped, not global: `withThreads(_:_:)` sets it for the ops its body runs
+/// (a task-local value); outside any scope it is one per core.
 public enum Parallel {
-    /// Worker count for the engine's parallel loops and GEMM splits.
-    public private(set) static var threadCount: Int = {
-        openblas_set_num_threads(1)  // the engine splits GEMMs itself (see `sgemm`)
-        return defaultThreadCount
-    }()
+    // OpenBLAS runs single-threaded: the engine splits GEMMs itself (see `sgemm`), and
+    // OpenBLAS's spinning workers would steal the cores from the engine's own loops.
+    private static let singleThreadedBLAS: Void = openblas_set_num_threads(1)
+
+    @TaskLocal private static var scopedThreadCount: Int?
+
+    /// Worker count for the engine's parallel loops and GEMM splits in the current scope.
+    public static var threadCount: Int {
+        _ = singleThreadedBLAS
+        return scopedThreadCount ?? defaultThreadCount
+    }
 
     /// Threads available to this process.
     public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Sets how many workers the engine's loops and GEMMs use.
-    public static func setThreadCount(_ n: Int) {
-        threadCount = max(1, n)
-        openblas_set_num_threads(1)
+    /// Runs `body` with the engine's loops and GEMMs spread over `count` workers (0 or less: one per core).
+    public static func withThreads<T>(_ count: Int, _ body: () throws -> T) rethrows -> T {
+        _ = singleThreadedBLAS
+        return try $scopedThreadCount.withValue(count >= 1 ? count : defaultThreadCount, operation: body)
     }
 
     /// Calls `body` on consecutive blocks of `0..<count`, spread over the workers.
@@ -33,11 +43,15 @@ public enum Parallel {
             for b in 0..<blocks { body(b, (b * size)..<min(count, (b + 1) * size)) }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var b = w
-            while b < blocks {
-                body(b, (b * size)..<min(count, (b + 1) * size))
-                b += workers
+        // Each worker calls `body` on blocks of its own; `body` is the caller's to make safe for that.
+        withoutActuallyEscaping(body) { body in
+            let shared = UncheckedSendable(body)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var b = w
+                while b < blocks {
+                    shared.value(b, (b * size)..<min(count, (b + 1) * size))
+                    b += workers
+                }
             }
         }
     }
@@ -52,3 +66,4 @@ public enum Parallel {
         max(minimum, (count + 4 * threadCount - 1) / (4 * threadCount))
     }
 }
+

@@ -1,4 +1,4 @@
-import CHDF5
+@preconcurrency import CHDF5
 import Foundation
 
 /// A thin, throwing layer over the HDF5 C library: handles that close

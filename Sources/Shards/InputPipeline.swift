@@ -2,6 +2,7 @@ import Boxes
 import Foundation
 import Images
 import SeededRandom
+import Workers
 
 /// A batch of screens ready for a network: pixels as floats, NHWC, scaled to
 /// [-1, 1] by x / 127.5 - 1, with each screen's boxes and labels.
@@ -45,7 +46,8 @@ public struct Batch: Sendable {
 /// keeps at most `prefetch` batches ready; images are read from the shards as
 /// needed, so memory stays bounded whatever the data set's size.
 /// Call `stop()` when done: the producer thread holds the pipeline until then.
-public final class InputPipeline {
+// Shared with its producer thread: the queue and flags are guarded by `condition`; the rest is immutable.
+public final class InputPipeline: @unchecked Sendable {
     public let set: ShardSet
     public let batchSize: Int
     public let seed: UInt64
@@ -208,16 +210,8 @@ public final class InputPipeline {
 
     /// Prepares the screens `picks` (samples firstSample...) on the workers and packs them.
     func makeBatch(_ picks: [Int], firstSample: Int, index: Int) throws -> Batch {
-        var samples = [Result<Sample, Error>?](repeating: nil, count: picks.count)
-        samples.withUnsafeMutableBufferPointer { slots in
-            let slots = slots
-            DispatchQueue.concurrentPerform(iterations: min(workers, picks.count)) { w in
-                for k in stride(from: w, to: picks.count, by: workers) {
-                    slots[k] = Result { try self.sample(picks[k], stream: firstSample + k) }
-                }
-            }
-        }
-        let prepared = try samples.map { try $0!.get() }
+        let samples = parallelMap(count: picks.count, workers: workers) { _, k in Result { try self.sample(picks[k], stream: firstSample + k) } }
+        let prepared = try samples.map { try $0.get() }
         let size = prepared[0].image.size
         let pixels = Batch.networkInput(prepared.map(\.image))
         return Batch(size: size, count: prepared.count, pixels: pixels, boxes: prepared.map(\.boxes), labels: prepared.map(\.labels),
@@ -248,3 +242,4 @@ public final class InputPipeline {
         return s
     }
 }
+

@@ -43,7 +43,8 @@ public final class ScreenSynthesizer {
         let app = Int(g.next() % UInt64(appCount))
         var canvas = Canvas(size: size, style: AppStyle(app: app, seed: seed), regular: regular, bold: bold, generator: g)
         canvas.compose()
-        return ScreenRecord(imageID: String(format: "synth-%08d", index), groupID: String(format: "app-%05d", app),
+        // Ids carry the seed, so that screens and apps of two synthetic sets never collide.
+        return ScreenRecord(imageID: "synth-s\(seed)-" + String(format: "%08d", index), groupID: "app-s\(seed)-" + String(format: "%05d", app),
                             image: canvas.image, boxes: canvas.boxes, labels: canvas.labels, originalSize: size)
     }
 }

@@ -94,7 +94,6 @@ public final class Trainer {
         }
         let c = config
         if let p = c.problems().first { throw ConfigError(source: "config", key: p.key, problem: p.problem) }
-        Parallel.setThreadCount(c.threads == 0 ? Parallel.defaultThreadCount : c.threads)
 
         // Everything that can be wrong with the data is found before any work starts.
         func open(_ specs: [String], key: String) throws -> ShardSet {
@@ -182,13 +181,17 @@ public final class Trainer {
             log("  " + name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%8d boxes   weight %.4f", counts[k], classWeights[k]))
         }
         log("optimizer \(c.optimizer.name.rawValue), learning rate \(c.optimizer.learningRate) (\(c.schedule.name.rawValue)), batch \(c.batchSize), "
-            + "\(c.steps) steps, \(Parallel.threadCount) threads")
+            + "\(c.steps) steps, \(c.threads == 0 ? Parallel.defaultThreadCount : c.threads) threads")
     }
 
     /// Trains until `config.steps` or until `shouldStop()` says so after a step; then writes
     /// `last`. A non-finite loss or gradient stops with `TrainingError.nonFinite`, leaving the
     /// last good checkpoint as it was.
     public func run(shouldStop: () -> Bool = { false }, progress: (StepReport) -> Void = { _ in }) throws -> TrainingOutcome {
+        try Parallel.withThreads(config.threads) { try runLoop(shouldStop: shouldStop, progress: progress) }
+    }
+
+    private func runLoop(shouldStop: () -> Bool, progress: (StepReport) -> Void) throws -> TrainingOutcome {
         let c = config
         if state.step >= c.steps {
             log("the run is already complete (step \(state.step) of \(c.steps))")

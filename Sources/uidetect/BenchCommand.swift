@@ -35,8 +35,9 @@ struct BenchEngine: ParsableCommand {
         guard sgemmSize >= 16 else { throw ValidationError("--sgemm-size must be at least 16, got \(sgemmSize)") }
     }
 
-    func run() throws {
-        threads.apply()
+    func run() throws { try threads.scope(body) }
+
+    private func body() throws {
         var network = NetworkSize.bench
         network.batch = batch
         let progress = ProgressLine(enabled: !json)
@@ -167,8 +168,9 @@ struct BenchTrain: ParsableCommand {
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false
 
-    func run() throws {
-        threads.apply()
+    func run() throws { try threads.scope(body) }
+
+    private func body() throws {
         try reportingErrors {
             let (name, run) = try benchConfig(config)
             let progress = ProgressLine(enabled: !json)
@@ -232,8 +234,9 @@ struct BenchONNX: ParsableCommand {
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false
 
-    func run() throws {
-        threads.apply()
+    func run() throws { try threads.scope(body) }
+
+    private func body() throws {
         try reportingErrors {
             let (name, run) = try benchConfig(config)
             let model = run.model

@@ -46,41 +46,19 @@ struct Synth: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let folder = URL(fileURLWithPath: out)
             if let existing = try? FileManager.default.contentsOfDirectory(atPath: out).filter({ $0.hasSuffix(".h5") }), !existing.isEmpty {
                 throw ValidationError("\(out) already holds shards (\(existing.sorted()[0]), ...); choose another --out or remove them")
             }
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let appCount = apps ?? max(1, (count + 11) / 12)
-            let workers = max(1, threads.threads)
-            let synthesizers = try (0..<workers).map { _ in try ScreenSynthesizer(size: size, seed: seed, appCount: appCount) }
+            let dataset = SyntheticDataset(count: count, size: size, seed: seed, appCount: apps, shardSize: shardSize)
             let progress = ProgressLine()
             let start = Date()
-            var done = 0
-            for (shardIndex, first) in stride(from: 0, to: count, by: shardSize).enumerated() {
-                let url = folder.appendingPathComponent(String(format: "synth-%05d.h5", shardIndex))
-                let writer = try ShardWriter(url: url, classNames: defaultClassNames, imageSize: size)
-                let end = min(count, first + shardSize)
-                // Batches bound memory; screens inside a batch render in parallel, one synthesizer per worker.
-                for batchStart in stride(from: first, to: end, by: 64) {
-                    let batch = Array(batchStart..<min(end, batchStart + 64))
-                    var records = [ScreenRecord?](repeating: nil, count: batch.count)
-                    records.withUnsafeMutableBufferPointer { slots in
-                        let slots = slots
-                        DispatchQueue.concurrentPerform(iterations: workers) { w in
-                            for k in stride(from: w, to: batch.count, by: workers) { slots[k] = synthesizers[w].screen(index: batch[k]) }
-                        }
-                    }
-                    for r in records { try writer.append(r!) }
-                    done += batch.count
-                    let rate = Double(done) / max(1e-9, Date().timeIntervalSince(start))
-                    progress.update(String(format: "%d/%d screens, %.0f screens/s", done, count, rate), fractionDone: Double(done) / Double(count))
-                }
-                try writer.finish()
+            try dataset.write(to: URL(fileURLWithPath: out), workers: threads.threads) { done in
+                let rate = Double(done) / max(1e-9, Date().timeIntervalSince(start))
+                progress.update(String(format: "%d/%d screens, %.0f screens/s", done, count, rate), fractionDone: Double(done) / Double(count))
             }
             progress.finish()
             let seconds = Date().timeIntervalSince(start)
-            print(String(format: "wrote %d screens (%@, %d apps) to %@ in %.1f s (%.0f screens/s)", count, size.description, appCount, out, seconds, Double(count) / seconds))
+            print(String(format: "wrote %d screens (%@, %d apps) to %@ in %.1f s (%.0f screens/s)", count, size.description, dataset.appCount, out, seconds, Double(count) / seconds))
         }
     }
 }

@@ -47,13 +47,14 @@ struct Evaluate: ParsableCommand {
                 dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections), classNames: names, imageIDs: ids, classMap: map)
                 title = "Evaluation of \((detections as NSString).lastPathComponent)"
             } else {
-                threads.apply()
                 let weights = try DetectorWeights.resolve(checkpoint!)
                 let (model, modelClasses, step) = try DetectorWeights.read(weights)
                 let detector = SSDDetector(model: model, classWeights: [Float](repeating: 1, count: modelClasses.count))
                 let progress = ProgressLine()
-                let found = try ShardInference.detections(detector, set: set, indices: Array(0..<set.count), batchSize: batchSize) { done, all in
-                    progress.update("detecting: \(done)/\(all) screens", fractionDone: Double(done) / Double(all))
+                let found = try threads.scope {
+                    try ShardInference.detections(detector, set: set, indices: Array(0..<set.count), batchSize: batchSize) { done, all in
+                        progress.update("detecting: \(done)/\(all) screens", fractionDone: Double(done) / Double(all))
+                    }
                 }
                 progress.finish()
                 try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)

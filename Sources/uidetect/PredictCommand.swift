@@ -28,8 +28,9 @@ struct Predict: ParsableCommand {
         guard scoreThreshold >= 0 && scoreThreshold <= 1 else { throw ValidationError("--score-threshold must lie in [0, 1]") }
     }
 
-    func run() throws {
-        threads.apply()
+    func run() throws { try threads.scope(body) }
+
+    private func body() throws {
         try reportingErrors {
             let perClass = try thresholds.map { try DeploymentFilter.thresholds(from: URL(fileURLWithPath: $0)) } ?? [:]
             let predictor = try ScreenPredictor.load(checkpoint: checkpoint, thresholds: perClass, defaultThreshold: scoreThreshold)

@@ -9,8 +9,9 @@ struct SelfCheckCommand: ParsableCommand {
 
     @OptionGroup var threads: ThreadOptions
 
-    func run() throws {
-        threads.apply()
+    func run() throws { try threads.scope(body) }
+
+    private func body() throws {
         let outcomes = SelfCheck().run { o in
             print("\(o.passed ? "ok  " : "FAIL") \(o.name.padding(toLength: 52, withPad: " ", startingAt: 0)) \(o.detail)")
         }

@@ -38,7 +38,7 @@ struct Train: ParsableCommand {
             let trainer = try Trainer(config: given, folder: folder, resume: resume) { line in
                 progress.finish()
                 print(line)
-                fflush(stdout)
+                fflush(nil)  // all output streams: the log line must show before a long step
             }
             let stop = InterruptFlag()
             let outcome = try trainer.run(shouldStop: { stop.isSet }) { r in

@@ -18,5 +18,6 @@ struct ThreadOptions: ParsableArguments {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
-    func apply() { Parallel.setThreadCount(threads) }
+    /// Runs `body` with the engine's loops on `--threads` workers.
+    func scope<T>(_ body: () throws -> T) rethrows -> T { try Parallel.withThreads(threads, body) }
 }

@@ -79,12 +79,12 @@ final class ConvolutionTests: XCTestCase {
         for (xShape, wShape, padding) in [([4, 32, 32, 16], [3, 3, 16, 32], 1), ([4, 128, 64, 16], [1, 1, 16, 8], 0),
                                           ([4, 8, 8, 256], [1, 1, 256, 256], 0)] {
             func run(threads: Int) -> [[Float]] {
-                Parallel.setThreadCount(threads)
-                defer { Parallel.setThreadCount(Parallel.defaultThreadCount) }
-                let x = randomInput(xShape, seed: 40), w = randomInput(wShape, seed: 41)
-                let y = x.conv2d(weight: w, padding: padding)
-                (y * y).sum().backward()
-                return [y.scalars, x.grad!, w.grad!]
+                Parallel.withThreads(threads) {
+                    let x = randomInput(xShape, seed: 40), w = randomInput(wShape, seed: 41)
+                    let y = x.conv2d(weight: w, padding: padding)
+                    (y * y).sum().backward()
+                    return [y.scalars, x.grad!, w.grad!]
+                }
             }
             let one = run(threads: 1), two = run(threads: 2)
             for (i, name) in ["y", "dx", "dw"].enumerated() {
@@ -100,12 +100,12 @@ final class ConvolutionTests: XCTestCase {
     func testGradientsAreIdenticalWithOneOrTwoThreadsOnThisMachine() {
         let c = Self.cases.first { $0.name == "depthwise 3x3 s2 odd" }!
         func run(threads: Int) -> [[Float]] {
-            Parallel.setThreadCount(threads)
-            defer { Parallel.setThreadCount(Parallel.defaultThreadCount) }
-            let (x, w, b) = makeInputs(c, seed: 3)
-            let y = x.conv2d(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups)
-            (y * y).sum().backward()
-            return [y.scalars, x.grad!, w.grad!, b!.grad!]
+            Parallel.withThreads(threads) {
+                let (x, w, b) = makeInputs(c, seed: 3)
+                let y = x.conv2d(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups)
+                (y * y).sum().backward()
+                return [y.scalars, x.grad!, w.grad!, b!.grad!]
+            }
         }
         XCTAssertEqual(run(threads: 1), run(threads: 2))
     }

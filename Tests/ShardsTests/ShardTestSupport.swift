@@ -1,5 +1,5 @@
 import Boxes
-import CHDF5
+@preconcurrency import CHDF5
 import Foundation
 import Images
 @testable import Shards
