@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config.
@@ -35,7 +36,7 @@ let package = Package(
         // Optimizers, learning-rate schedules, gradient clipping.
         .target(name: "Optimizers", dependencies: ["Engine"]),
         // The SSD MobileNetV1 + FPN detector: model, anchors, box coder, matcher (ssd-model.md).
-        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes"]),
+        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes", "Images", "Checkpoints"]),
         // Named float32 tensors as safetensors files: checkpoints and exports.
         .target(name: "Checkpoints"),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
@@ -53,7 +54,7 @@ let package = Package(
         // Reports a person reads: the evaluation's HTML page.
         .target(name: "Reports", dependencies: ["Evaluation", "Shards"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "Yams"],
+        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Exports for other runtimes: the detector as ONNX (our own protobuf encoding).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes"]),
@@ -72,12 +73,11 @@ let package = Package(
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Detection", "Engine", "Images", "Shards", "Training"]),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "TestSupport"]),
-        .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "TestSupport"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),

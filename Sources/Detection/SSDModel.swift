@@ -2,25 +2,32 @@ import Engine
 import Foundation
 import Layers
 
+/// The backbone features the FPN reads (ssd-model.md, "Backbone"): C3, C4, C5 at strides 8, 16, 32.
+public enum FeatureTap: Int, Sendable, CaseIterable {
+    case c3 = 3, c4, c5
+}
+
 /// MobileNetV1 with width multiplier (ssd-model.md, "Backbone"): returns C3, C4, C5
 /// at strides 8, 16, 32.
 public final class MobileNetV1: Module {
     public let stem: ConvBNActivation
     public let blocks: [DepthwiseSeparable]
 
-    /// (output channels before alpha, stride) of blocks b1...b13.
-    public static let plan: [(Int, Int)] = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),
-                                     (512, 1), (512, 1), (512, 1), (512, 1), (512, 1), (1024, 2), (1024, 1)]
+    /// Blocks b1...b13: output channels before alpha, stride, and the feature a block's output is.
+    public static let plan: [(channels: Int, stride: Int, tap: FeatureTap?)] = [
+        (64, 1, nil), (128, 2, nil), (128, 1, nil), (256, 2, nil), (256, 1, .c3), (512, 2, nil),
+        (512, 1, nil), (512, 1, nil), (512, 1, nil), (512, 1, nil), (512, 1, .c4), (1024, 2, nil), (1024, 1, .c5),
+    ]
 
     public init<G: RandomNumberGenerator>(config c: SSDConfig, generator g: inout G) {
         stem = ConvBNActivation(inputChannels: 3, outputChannels: c.channels(32), kernelSize: 3, stride: 2,
                                 bnEpsilon: c.bnEpsilon, bnMomentum: c.bnMomentum, generator: &g)
         var channels = c.channels(32)
         var blocks: [DepthwiseSeparable] = []
-        for (out, stride) in Self.plan {
-            blocks.append(DepthwiseSeparable(inputChannels: channels, outputChannels: c.channels(out), stride: stride,
+        for b in Self.plan {
+            blocks.append(DepthwiseSeparable(inputChannels: channels, outputChannels: c.channels(b.channels), stride: b.stride,
                                              bnEpsilon: c.bnEpsilon, bnMomentum: c.bnMomentum, generator: &g))
-            channels = c.channels(out)
+            channels = c.channels(b.channels)
         }
         self.blocks = blocks
     }
@@ -28,17 +35,19 @@ public final class MobileNetV1: Module {
     public var children: [(String, any Module)] { [("stem", stem)] + blocks.enumerated().map { ("b\($0.offset + 1)", $0.element) } }
 
     /// Channels of C3, C4, C5.
-    static func levelChannels(_ c: SSDConfig) -> [Int] { [c.channels(256), c.channels(512), c.channels(1024)] }
+    static func featureChannels(_ c: SSDConfig) -> [Int] {
+        FeatureTap.allCases.map { tap in c.channels(plan.first { $0.tap == tap }!.channels) }
+    }
 
-    public func callAsFunction(_ x: Tensor, mode: Mode) -> (c3: Tensor, c4: Tensor, c5: Tensor) {
-        var h = stem(x, mode: mode)
-        var c3 = h, c4 = h
-        for (i, b) in blocks.enumerated() {
-            h = b(h, mode: mode)
-            if i == 4 { c3 = h }
-            if i == 10 { c4 = h }
+    /// C3, C4, C5 of `x`.
+    public func run<I: NetworkInterpreter>(_ i: inout I, _ x: I.Value, name: String) -> [I.Value] {
+        var h = i.convBNActivation(stem, x, name: name + ".stem")
+        var features: [I.Value] = []
+        for (k, block) in blocks.enumerated() {
+            h = block.run(&i, h, name: name + ".b\(k + 1)")
+            if Self.plan[k].tap != nil { features.append(h) }
         }
-        return (c3, c4, h)
+        return features
     }
 }
 
@@ -50,7 +59,7 @@ public final class FeaturePyramid: Module {
 
     public init<G: RandomNumberGenerator>(config c: SSDConfig, generator g: inout G) {
         let d = c.fpnDepth
-        laterals = MobileNetV1.levelChannels(c).map { Conv2D(inputChannels: $0, outputChannels: d, kernelSize: 1, generator: &g) }
+        laterals = MobileNetV1.featureChannels(c).map { Conv2D(inputChannels: $0, outputChannels: d, kernelSize: 1, generator: &g) }
         outputs = (0..<3).map { _ in Conv2D(inputChannels: d, outputChannels: d, kernelSize: 3, padding: 1, generator: &g) }
         extras = (6...max(6, c.maxLevel)).filter { $0 <= c.maxLevel }.map { _ in
             Conv2D(inputChannels: d, outputChannels: d, kernelSize: 3, stride: 2, padding: 1, generator: &g)
@@ -63,16 +72,17 @@ public final class FeaturePyramid: Module {
             + extras.enumerated().map { ("extra\($0.offset + 6)", $0.element as any Module) }
     }
 
-    /// P3 ... P(maxLevel).
-    public func callAsFunction(_ c: (c3: Tensor, c4: Tensor, c5: Tensor), mode: Mode) -> [Tensor] {
-        let t5 = laterals[2](c.c5, mode: mode)
-        let t4 = laterals[1](c.c4, mode: mode) + t5.upsampledNearest2x()
-        let t3 = laterals[0](c.c3, mode: mode) + t4.upsampledNearest2x()
-        var levels = [outputs[0](t3, mode: mode), outputs[1](t4, mode: mode), outputs[2](t5, mode: mode)]
+    /// P3 ... P(maxLevel) from C3, C4, C5.
+    public func run<I: NetworkInterpreter>(_ i: inout I, _ c: [I.Value], name: String) -> [I.Value] {
+        let t5 = i.conv(laterals[2], c[2], name: name + ".lateral5")
+        let t4 = i.add(i.conv(laterals[1], c[1], name: name + ".lateral4"), i.upsampleNearest2x(t5, name: name + ".up5"), name: name + ".sum4")
+        let t3 = i.add(i.conv(laterals[0], c[0], name: name + ".lateral3"), i.upsampleNearest2x(t4, name: name + ".up4"), name: name + ".sum3")
+        var levels = [i.conv(outputs[0], t3, name: name + ".output3"), i.conv(outputs[1], t4, name: name + ".output4"),
+                      i.conv(outputs[2], t5, name: name + ".output5")]
         for (k, conv) in extras.enumerated() {
             // P6 from P5; P7 from ReLU(P6).
-            let input = k == 0 ? levels[2] : levels.last!.relu()
-            levels.append(conv(input, mode: mode))
+            let input = k == 0 ? levels[2] : i.relu(levels[levels.count - 1], name: name + ".relu\(k + 6)")
+            levels.append(i.conv(conv, input, name: name + ".extra\(k + 6)"))
         }
         return levels
     }
@@ -95,8 +105,13 @@ public final class HeadTower: Module {
         hidden.enumerated().map { ("\($0.offset)", $0.element as any Module) } + [("out", final)]
     }
 
-    public func callAsFunction(_ x: Tensor, mode: Mode) -> Tensor {
-        final(hidden.reduce(x) { $1($0, mode: mode).relu() }, mode: mode)
+    /// The tower on one level's features; `level` names the level in layer names (`name.0.P3`).
+    public func run<I: NetworkInterpreter>(_ i: inout I, _ x: I.Value, name: String, level: Int) -> I.Value {
+        var h = x
+        for (k, conv) in hidden.enumerated() {
+            h = i.relu(i.conv(conv, h, name: "\(name).\(k).P\(level)"), name: "\(name).\(k).relu.P\(level)")
+        }
+        return i.conv(final, h, name: "\(name).out.P\(level)")
     }
 }
 
@@ -121,18 +136,34 @@ public final class SSDModel: Module {
 
     public var children: [(String, any Module)] { [("backbone", backbone), ("fpn", fpn), ("class_head", classHead), ("box_head", boxHead)] }
 
-    /// Raw outputs for NHWC images (N, H, W, 3): class logits (N, anchors, K) and box deltas (N, anchors, 4),
-    /// anchors ordered level, then row, then column, then anchor index (the order of `AnchorGenerator`).
-    public func outputs(images: Tensor, mode: Mode) -> (classLogits: Tensor, boxDeltas: Tensor) {
-        let n = images.shape[0]
-        let features = Autodiff.section("backbone") { backbone(images, mode: mode) }
-        let levels = Autodiff.section("fpn") { fpn(features, mode: mode) }
+    /// The whole network, once, for any interpreter: class logits (N, anchors, K) and box
+    /// deltas (N, anchors, 4), anchors ordered level, then row, then column, then anchor index
+    /// (the order of `AnchorGenerator`).
+    public func run<I: NetworkInterpreter>(_ i: inout I, images: I.Value) -> (classLogits: I.Value, boxDeltas: I.Value) {
+        let features = i.part("backbone") { backbone.run(&$0, images, name: "backbone") }
+        let levels = i.part("fpn") { fpn.run(&$0, features, name: "fpn") }
         let k = config.numClasses
-        return Autodiff.section("heads") {
-            // (N, H, W, A*K) is already (N, H*W*A, K) in memory: channels last keeps the anchor index innermost.
-            let logits = levels.map { classHead($0, mode: mode).reshaped([n, -1, k]) }
-            let deltas = levels.map { boxHead($0, mode: mode).reshaped([n, -1, 4]) }
-            return (Tensor.concatenate(logits, axis: 1), Tensor.concatenate(deltas, axis: 1))
+        return i.part("heads") { i in
+            // A head's (N, H, W, A*K) output, channels last, already lies as (N, H*W*A, K): the anchor index is innermost.
+            var logits: [I.Value] = [], deltas: [I.Value] = []
+            for (l, level) in levels.enumerated() {
+                logits.append(i.rows(classHead.run(&i, level, name: "class_head", level: l + config.minLevel), width: k, name: "class_logits.P\(l + config.minLevel)"))
+                deltas.append(i.rows(boxHead.run(&i, level, name: "box_head", level: l + config.minLevel), width: 4, name: "box_deltas.P\(l + config.minLevel)"))
+            }
+            return (i.concatenateRows(logits, name: "class_logits"), i.concatenateRows(deltas, name: "box_deltas"))
         }
+    }
+
+    /// Raw outputs for NHWC images (N, H, W, 3), as `run` computes them on tensors.
+    public func outputs(images: Tensor, mode: Mode) -> (classLogits: Tensor, boxDeltas: Tensor) {
+        var interpreter = TensorInterpreter(mode: mode)
+        return run(&interpreter, images: images)
+    }
+
+    /// Every convolution the network runs on a batch of `batch` images, in forward order.
+    public func convolutions(batch: Int) -> [ConvShape] {
+        var census = ConvolutionCensus()
+        _ = run(&census, images: ConvolutionCensus.input(batch: batch, height: config.inputHeight, width: config.inputWidth))
+        return census.convolutions
     }
 }

@@ -1,6 +1,7 @@
 import CBLAS
 import Engine
 import Foundation
+import Layers
 
 /// What `uidetect bench engine` measures, all in one run so that ratios cancel machine noise.
 public struct EngineBenchmarkReport: Codable {
@@ -42,12 +43,13 @@ public struct EngineBenchmarkReport: Codable {
 
 /// Times the engine's ops on the shapes of a network against raw sgemm and memcpy.
 public struct EngineBenchmark {
-    public var network: NetworkSize
+    /// The network's convolutions (`SSDModel.convolutions(batch:)`); each distinct geometry is timed once.
+    public var convolutions: [ConvShape]
     public var repeats: Int
     public var sgemmSize: Int
 
-    public init(network: NetworkSize = .bench, repeats: Int = 5, sgemmSize: Int = 2048) {
-        self.network = network
+    public init(convolutions: [ConvShape], repeats: Int = 5, sgemmSize: Int = 2048) {
+        self.convolutions = convolutions
         self.repeats = repeats
         self.sgemmSize = sgemmSize
     }
@@ -61,7 +63,7 @@ public struct EngineBenchmark {
         var convs: [EngineBenchmarkReport.Conv] = []
         var depthwise: [EngineBenchmarkReport.Bandwidth] = []
         var references: [Double] = []
-        let shapes = network.distinctConvolutions()
+        let shapes = convolutions.distinctGeometries()
         for (index, shape) in shapes.enumerated() {
             // A reference timed right beside each conv: the machines are shared, and a
             // neighbour's load drifts over a run; the ratio of adjacent timings does not.
@@ -91,7 +93,7 @@ public struct EngineBenchmark {
         }
         var norms: [EngineBenchmarkReport.Bandwidth] = []
         var seen = Set<[Int]>()
-        for shape in network.convolutions() where shape.groups == 1 && !shape.bias {
+        for shape in convolutions where shape.groups == 1 && !shape.bias {
             let dims = [shape.batch, shape.outHeight, shape.outWidth, shape.outChannels]
             guard seen.insert(dims).inserted else { continue }
             progress("batch norm \(dims)", 0.85 + 0.15 * Double(norms.count) / 6)
@@ -101,7 +103,7 @@ public struct EngineBenchmark {
         let sgemmGFLOPS = references.sorted()[references.count / 2]
         return EngineBenchmarkReport(
             threads: Parallel.threadCount, repeats: repeats,
-            batch: network.batch, width: network.width, height: network.height,
+            batch: convolutions.first?.batch ?? 0, width: convolutions.first?.width ?? 0, height: convolutions.first?.height ?? 0,
             openBLASThreadedGFLOPS: openBLASThreaded, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
             sgemmGFLOPS: sgemmGFLOPS, convolutions: convs, depthwise: depthwise, batchNorm: norms,
             convMinRatio: gemmLike.map(\.ratioToSGEMM).min() ?? 0)

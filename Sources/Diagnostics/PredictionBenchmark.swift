@@ -43,13 +43,14 @@ public struct PredictionBenchmark {
             let model = SSDModel(config: config, generator: &g)
             let bias = model.classHead.final.bias!
             bias.assign([Float](repeating: -2.9, count: bias.count))
-            let predictor = ScreenPredictor(detector: SSDDetector(model: model, classWeights: [Float](repeating: 1, count: config.numClasses)),
-                                            classNames: Array(defaultClassNames.prefix(config.numClasses)), filter: DeploymentFilter())
+            let detector = SSDDetector(model: model)
+            let names = Array(defaultClassNames.prefix(config.numClasses))
+            let filter = DeploymentFilter()
             let input = Tensor(shape: [1, config.inputHeight, config.inputWidth, 3], values: [Float](repeating: 0, count: config.inputWidth * config.inputHeight * 3))
             for t in threadCounts {
                 progress("\(name), \(t) thread\(t == 1 ? "" : "s")")
                 let (total, forward) = Parallel.withThreads(t) {
-                    (medianSeconds(repeats: repeats) { _ = predictor.predict(screen) },
+                    (medianSeconds(repeats: repeats) { _ = detector.detect(screens: [screen]) { filter.apply($0, classNames: names) } },
                      medianSeconds(repeats: repeats) { _ = Autodiff.withoutTape { model.outputs(images: input, mode: .inference) } })
                 }
                 out.append(LatencyMeasurement(network: name, threads: t, totalMilliseconds: 1000 * total, forwardMilliseconds: 1000 * forward))

@@ -55,7 +55,8 @@ public struct TrainingBenchmark {
 
     public func run(progress: (String) -> Void = { _ in }) throws -> TrainingBenchmarkReport {
         var g = SeededGenerator(seed: 7)
-        let detector = SSDDetector(model: SSDModel(config: config, generator: &g), classWeights: [Float](repeating: 1, count: config.numClasses))
+        let model = SSDModel(config: config, generator: &g)
+        let loss = SSDLoss(model: model, config: LossConfig(), classWeights: [Float](repeating: 1, count: config.numClasses))
         progress("synthesizing screens")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-bench-train-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -73,7 +74,7 @@ public struct TrainingBenchmark {
         // The training run's pipeline: default augmentations, one worker beside the training threads.
         let pipeline = InputPipeline(set: try ShardSet([shard.path]), batchSize: batchSize, seed: 7, options: AugmentationOptions(), inputSize: config.inputSize)
         defer { pipeline.stop() }
-        let optimizer = SGD(parameters: detector.model.parameters, momentum: 0.9, weightDecay: 4e-5)
+        let optimizer = SGD(parameters: model.parameters, momentum: 0.9, weightDecay: 4e-5)
         let profiler = Profiler()
         var stepTimes: [Double] = [], partTimes: [[String: Double]] = []
         for r in 0..<runs {
@@ -84,14 +85,13 @@ public struct TrainingBenchmark {
                 profiler.reset()
                 let t0 = monotonicSeconds()
                 let batch = try pipeline.next()
-                let images = Tensor(shape: [batch.count, config.inputHeight, config.inputWidth, 3], values: batch.pixels)
+                let images = ModelInput.tensor(batch.images)
                 let t1 = monotonicSeconds()
                 optimizer.zeroGrad()
-                let assigned = detector.assignTargets(batch.targets)
+                let assigned = loss.assigner.assign(batch.targets)
                 let t2 = monotonicSeconds()
                 Autodiff.profiling(with: profiler) {
-                    let loss = detector.loss(images: images, assigned: assigned)
-                    loss.total.backward()
+                    loss(images: images, assigned: assigned).total.backward()
                 }
                 let t3 = monotonicSeconds()
                 optimizer.step(learningRate: 0.001)
@@ -111,13 +111,13 @@ public struct TrainingBenchmark {
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         var partSeconds: [String: Double] = [:]
         for key in Set(partTimes.flatMap(\.keys)) { partSeconds[key] = median(partTimes.map { $0[key] ?? 0 }) }
-        let macs = NetworkSize(config: config, batch: batchSize).convolutions().reduce(0) { $0 + $1.macs } / batchSize
+        let macs = model.convolutions(batch: 1).reduce(0) { $0 + $1.macs }
         let peak = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
             .flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") }.map { $0 / 1_048_576 } ?? 0
         let imagesPerSecond = Double(batchSize) / median(stepTimes)
         let gflop = 2 * Double(macs) / 1e9
-        return TrainingBenchmarkReport(config: name, batchSize: batchSize, threads: Parallel.threadCount, parameters: detector.model.parameterCount,
+        return TrainingBenchmarkReport(config: name, batchSize: batchSize, threads: Parallel.threadCount, parameters: model.parameterCount,
                                        imagesPerSecond: imagesPerSecond, stepSeconds: median(stepTimes), partSeconds: partSeconds,
                                        forwardGFLOPPerImage: gflop, trainedGFLOPPerSecond: 3 * gflop * imagesPerSecond, peakResidentGiB: peak, runs: runs)
     }

@@ -14,57 +14,25 @@ import Layers
 public struct ONNXExporter {
     public let model: SSDModel
     public let classNames: [String]
+    /// The post-processing a reader of the outputs should apply (written into the metadata).
+    public let postProcessing: PostProcessing
     /// Extra `metadata_props` (e.g. the picked thresholds).
     public var metadata: [String: String]
 
-    public init(model: SSDModel, classNames: [String], metadata: [String: String] = [:]) {
+    public init(model: SSDModel, classNames: [String], postProcessing: PostProcessing = PostProcessing(), metadata: [String: String] = [:]) {
         self.model = model
         self.classNames = classNames
+        self.postProcessing = postProcessing
         self.metadata = metadata
     }
 
     public static let opset = 13
 
-    /// The serialized ModelProto.
+    /// The serialized ModelProto: the model's own description run on an ONNX graph builder.
     public func encode() -> Data {
-        var graph = Graph()
         let c = model.config
-        var x = "images"
-        // Backbone.
-        x = graph.convBN(model.backbone.stem, x, name: "backbone.stem")
-        var c3 = x, c4 = x
-        for (i, b) in model.backbone.blocks.enumerated() {
-            x = graph.convBN(b.depthwise, x, name: "backbone.b\(i + 1).depthwise")
-            x = graph.convBN(b.pointwise, x, name: "backbone.b\(i + 1).pointwise")
-            if i == 4 { c3 = x }
-            if i == 10 { c4 = x }
-        }
-        let c5 = x
-        // FPN: laterals, top-down nearest 2x upsampling and sums, 3x3 outputs, extra levels.
-        let fpn = model.fpn
-        let t5 = graph.conv(fpn.laterals[2], c5, name: "fpn.lateral5")
-        let t4 = graph.add(graph.conv(fpn.laterals[1], c4, name: "fpn.lateral4"), graph.upsample2x(t5, name: "fpn.up5"), name: "fpn.sum4")
-        let t3 = graph.add(graph.conv(fpn.laterals[0], c3, name: "fpn.lateral3"), graph.upsample2x(t4, name: "fpn.up4"), name: "fpn.sum3")
-        var levels = [graph.conv(fpn.outputs[0], t3, name: "fpn.output3"), graph.conv(fpn.outputs[1], t4, name: "fpn.output4"),
-                      graph.conv(fpn.outputs[2], t5, name: "fpn.output5")]
-        for (k, conv) in fpn.extras.enumerated() {
-            let input = k == 0 ? levels[2] : graph.relu(levels.last!, name: "fpn.relu\(k + 6)")
-            levels.append(graph.conv(conv, input, name: "fpn.extra\(k + 6)"))
-        }
-        // Heads, shared across levels; each level's (N, A*K, H, W) becomes (N, H*W*A, K).
-        func head(_ tower: HeadTower, _ name: String, width: Int) -> String {
-            let shape = graph.int64Constant([0, -1, Int64(width)], name: "\(name).shape")
-            let parts = levels.enumerated().map { (l, level) -> String in
-                var h = level
-                for (i, conv) in tower.hidden.enumerated() { h = graph.relu(graph.conv(conv, h, name: "\(name).\(i).P\(l + c.minLevel)"), name: "\(name).\(i).relu.P\(l + c.minLevel)") }
-                h = graph.conv(tower.final, h, name: "\(name).out.P\(l + c.minLevel)")
-                let nhwc = graph.node("Transpose", [h], name: "\(name).nhwc.P\(l + c.minLevel)", attributes: [.ints("perm", [0, 2, 3, 1])])
-                return graph.node("Reshape", [nhwc, shape], name: "\(name).rows.P\(l + c.minLevel)")
-            }
-            return graph.node("Concat", parts, name: name, attributes: [.int("axis", 1)])
-        }
-        let logits = head(model.classHead, "class_logits", width: c.numClasses)
-        let deltas = head(model.boxHead, "box_deltas", width: 4)
+        var graph = Graph(weightNames: Dictionary(model.namedState().map { (ObjectIdentifier($0.tensor), $0.name) }) { first, _ in first })
+        let (logits, deltas) = model.run(&graph, images: "images")
         let anchors = AnchorGenerator(config: c).anchors()
         let anchorValues = anchors.flatMap { [$0.xMin, $0.yMin, $0.xMax, $0.yMax] }
         graph.initializers.append(("anchors.values", [anchors.count, 4], anchorValues))
@@ -99,16 +67,21 @@ public struct ONNXExporter {
             e.outputFormatting = [.sortedKeys]
             return String(decoding: try! e.encode(v), as: UTF8.self)
         }
+        let coder = BoxCoder()
+        let (wx, wy, ww, wh) = coder.weights
+        func number(_ v: Float) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
         var m = metadata
         m["class_names"] = json(classNames)
         m["input_width"] = String(c.inputWidth)
         m["input_height"] = String(c.inputHeight)
         m["input_layout"] = "NCHW float32 RGB"
-        m["input_normalisation"] = "letterbox top-left into input_width x input_height (aspect kept, black padding), then x / 127.5 - 1"
-        m["box_coder_weights"] = "[10, 10, 5, 5]"
-        m["box_coder"] = "deltas (dx, dy, dw, dh) per anchor (centre ax, ay, size aw, ah): cx = ax + dx / 10 * aw, cy = ay + dy / 10 * ah, w = aw * exp(min(dw / 5, log(1000 / 16))), h = ah * exp(min(dh / 5, log(1000 / 16)))"
+        m["input_normalisation"] = ModelInput.summary
+        m["box_coder_weights"] = "[\(number(wx)), \(number(wy)), \(number(ww)), \(number(wh))]"
+        m["box_coder"] = "deltas (dx, dy, dw, dh) per anchor (centre ax, ay, size aw, ah): cx = ax + dx / \(number(wx)) * aw, cy = ay + dy / \(number(wy)) * ah, "
+            + "w = aw * exp(min(dw / \(number(ww)), log(1000 / 16))), h = ah * exp(min(dh / \(number(wh)), log(1000 / 16)))"
         m["anchor_order"] = "level \(c.minLevel)-\(c.maxLevel), then row, column, anchor index (scales outer, aspect ratios inner)"
-        m["scores"] = "sigmoid of class_logits; post-processing: score > 0.05, 1000 best per level, per-class NMS at IoU 0.5, best 100"
+        m["scores"] = postProcessing.summary
+        m["post_processing"] = json(postProcessing)
         m["ssd_config"] = json(c)
         return m
     }
@@ -136,11 +109,17 @@ enum Attribute {
     }
 }
 
-/// An ONNX graph under construction: nodes in order and named float initializers.
-struct Graph {
+/// An ONNX graph under construction (NCHW): nodes in order and named float initializers.
+/// It interprets the model's description, so the exported graph is the network the engine runs.
+struct Graph: NetworkInterpreter {
     var nodes: [(op: String, inputs: [String], output: String, attributes: [Attribute])] = []
     var initializers: [(name: String, dims: [Int], values: [Float])] = []
     var int64Initializers: [(name: String, values: [Int64])] = []
+    /// Each weight tensor's name in the model (a head's weights serve every level: written once).
+    let weightNames: [ObjectIdentifier: String]
+    private var written: Set<String> = []
+
+    init(weightNames: [ObjectIdentifier: String]) { self.weightNames = weightNames }
 
     /// Adds a node; its output is named `name`.
     @discardableResult
@@ -150,12 +129,19 @@ struct Graph {
     }
 
     mutating func int64Constant(_ values: [Int64], name: String) -> String {
-        int64Initializers.append((name, values))
+        if written.insert(name).inserted { int64Initializers.append((name, values)) }
         return name
     }
 
-    /// A float initializer from an engine tensor, HWIO conv weights turned into ONNX's OIHW.
-    mutating func weight(_ t: Tensor, name: String) -> String {
+    mutating func floatConstant(_ values: [Float], dims: [Int], name: String) -> String {
+        if written.insert(name).inserted { initializers.append((name, dims, values)) }
+        return name
+    }
+
+    /// A model tensor as an initializer named as in the model, HWIO conv weights turned into ONNX's OIHW.
+    mutating func weight(_ t: Tensor) -> String {
+        let name = weightNames[ObjectIdentifier(t)] ?? "tensor\(initializers.count)"
+        guard written.insert(name).inserted else { return name }
         if t.shape.count == 4 {
             let (kh, kw, ci, co) = (t.shape[0], t.shape[1], t.shape[2], t.shape[3])
             let v = t.scalars
@@ -172,27 +158,22 @@ struct Graph {
 
     mutating func conv(_ conv: Conv2D, _ x: String, name: String) -> String {
         let k = conv.weight.shape[0]
-        var inputs = [x, weight(conv.weight, name: name + ".weight")]
-        if let b = conv.bias { inputs.append(weight(b, name: name + ".bias")) }
+        var inputs = [x, weight(conv.weight)]
+        if let b = conv.bias { inputs.append(weight(b)) }
         return node("Conv", inputs, name: name, attributes: [
             .ints("kernel_shape", [k, k]), .ints("strides", [conv.stride, conv.stride]),
             .ints("pads", [conv.padding, conv.padding, conv.padding, conv.padding]), .int("group", conv.groups),
         ])
     }
 
-    mutating func convBN(_ block: ConvBNActivation, _ x: String, name: String) -> String {
+    mutating func convBNActivation(_ block: ConvBNActivation, _ x: String, name: String) -> String {
         let y = conv(block.conv, x, name: name + ".conv")
         let bn = block.norm
-        let z = node("BatchNormalization", [y, weight(bn.scale, name: name + ".bn.weight"), weight(bn.shift, name: name + ".bn.bias"),
-                                            weight(bn.runningMean, name: name + ".bn.running_mean"), weight(bn.runningVariance, name: name + ".bn.running_var")],
+        let z = node("BatchNormalization", [y, weight(bn.scale), weight(bn.shift), weight(bn.runningMean), weight(bn.runningVariance)],
                      name: name + ".bn", attributes: [.float("epsilon", bn.epsilon)])
         switch block.activation {
         case .relu6:
-            if !initializers.contains(where: { $0.name == "relu6.min" }) {
-                initializers.append(("relu6.min", [], [0]))
-                initializers.append(("relu6.max", [], [6]))
-            }
-            return node("Clip", [z, "relu6.min", "relu6.max"], name: name + ".relu6")
+            return node("Clip", [z, floatConstant([0], dims: [], name: "relu6.min"), floatConstant([6], dims: [], name: "relu6.max")], name: name + ".relu6")
         case .relu: return relu(z, name: name + ".relu")
         case .identity: return z
         }
@@ -202,12 +183,21 @@ struct Graph {
 
     mutating func add(_ a: String, _ b: String, name: String) -> String { node("Add", [a, b], name: name) }
 
-    mutating func upsample2x(_ x: String, name: String) -> String {
-        if !initializers.contains(where: { $0.name == "upsample.scales" }) { initializers.append(("upsample.scales", [4], [1, 1, 2, 2])) }
+    mutating func upsampleNearest2x(_ x: String, name: String) -> String {
+        let scales = floatConstant([1, 1, 2, 2], dims: [4], name: "upsample.scales")
         // "asymmetric" + "floor" picks source pixel floor(y / 2): exactly the engine's copy of each pixel into a 2x2 block.
-        return node("Resize", [x, "", "upsample.scales"], name: name, attributes: [
+        return node("Resize", [x, "", scales], name: name, attributes: [
             .string("mode", "nearest"), .string("coordinate_transformation_mode", "asymmetric"), .string("nearest_mode", "floor"),
         ])
+    }
+
+    mutating func rows(_ x: String, width: Int, name: String) -> String {
+        let nhwc = node("Transpose", [x], name: name + ".nhwc", attributes: [.ints("perm", [0, 2, 3, 1])])
+        return node("Reshape", [nhwc, int64Constant([0, -1, Int64(width)], name: "rows\(width).shape")], name: name)
+    }
+
+    mutating func concatenateRows(_ parts: [String], name: String) -> String {
+        node("Concat", parts, name: name, attributes: [.int("axis", 1)])
     }
 
     func write(into g: inout ProtobufWriter, inputs: [(String, [Int])], outputs: [(String, [Int])]) {

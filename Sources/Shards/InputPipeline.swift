@@ -4,37 +4,20 @@ import Images
 import SeededRandom
 import Workers
 
-/// A batch of screens ready for a network: pixels as floats, NHWC, scaled to
-/// [-1, 1] by x / 127.5 - 1, with each screen's boxes and labels.
+/// A batch of augmented screens of one size, with each screen's boxes and labels in its pixels.
 public struct Batch: Sendable {
     public var size: Size
-    public var count: Int
-    /// count x height x width x 3 floats.
-    public var pixels: [Float]
+    public var images: [RGBImage]
     public var boxes: [[Box]]
     public var labels: [[Int32]]
     public var imageIDs: [String]
     /// Position of the batch in the stream (0, 1, ...).
     public var index: Int
 
+    public var count: Int { images.count }
+
     /// Each screen's boxes with their labels, as a detector's targets.
     public var targets: [(boxes: [Box], labels: [Int32])] { zip(boxes, labels).map { (boxes: $0.0, labels: $0.1) } }
-
-    /// Images of one size as the network takes them: NHWC floats, x / 127.5 - 1.
-    public static func networkInput(_ images: [RGBImage]) -> [Float] {
-        guard let first = images.first else { return [] }
-        let per = first.width * first.height * 3
-        var pixels = [Float](repeating: 0, count: per * images.count)
-        pixels.withUnsafeMutableBufferPointer { out in
-            for (k, image) in images.enumerated() {
-                precondition(image.size == first.size, "images of different sizes in one batch")
-                image.pixels.withUnsafeBufferPointer { p in
-                    for i in 0..<per { out[k * per + i] = Float(p[i]) * (1 / 127.5) - 1 }
-                }
-            }
-        }
-        return pixels
-    }
 }
 
 /// Screens from shards, sampled, augmented and batched on background threads.
@@ -45,9 +28,11 @@ public struct Batch: Sendable {
 /// so the stream is identical for any number of workers. A producer thread
 /// keeps at most `prefetch` batches ready; images are read from the shards as
 /// needed, so memory stays bounded whatever the data set's size.
+/// Each batch is handed to `prepare` on the producer thread (e.g. to turn it into the model's
+/// input and match its targets), so the consumer gets work already done.
 /// Call `stop()` when done: the producer thread holds the pipeline until then.
 // Shared with its producer thread: the queue and flags are guarded by `condition`; the rest is immutable.
-public final class InputPipeline: @unchecked Sendable {
+public final class InputPipeline<Prepared>: @unchecked Sendable {
     public let set: ShardSet
     public let batchSize: Int
     public let seed: UInt64
@@ -64,15 +49,17 @@ public final class InputPipeline: @unchecked Sendable {
     public let rareClasses: Set<Int32>
     private let rareInstances: [(screen: Int, row: Int)]
 
-    private var queue: [Result<Batch, Error>] = []
+    private let prepare: @Sendable (Batch) throws -> Prepared
+    private var queue: [Result<Prepared, Error>] = []
     private let condition = NSCondition()
     private var producer: Thread?
     private var stopped = false
     private var producerFinished = false
 
     public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true,
-                inputSize: Size? = nil, startBatch: Int = 0) {
+                inputSize: Size? = nil, startBatch: Int = 0, prepare: @escaping @Sendable (Batch) throws -> Prepared) {
         precondition(batchSize >= 1 && workers >= 1 && prefetch >= 1 && startBatch >= 0)
+        self.prepare = prepare
         self.inputSize = inputSize
         self.startBatch = startBatch
         self.set = set
@@ -131,8 +118,8 @@ public final class InputPipeline: @unchecked Sendable {
         return order
     }
 
-    /// The next batch, waiting for the producer if needed. Batches run on across epochs without end.
-    public func next() throws -> Batch {
+    /// The next prepared batch, waiting for the producer if needed. Batches run on across epochs without end.
+    public func next() throws -> Prepared {
         startIfNeeded()
         condition.lock()
         while queue.isEmpty { condition.wait() }
@@ -196,7 +183,7 @@ public final class InputPipeline: @unchecked Sendable {
                 }
                 picks.append(order[position]); position += 1
             }
-            let result = Result { try makeBatch(picks, firstSample: sampleIndex, index: batchIndex) }
+            let result = Result { try prepare(try makeBatch(picks, firstSample: sampleIndex, index: batchIndex)) }
             sampleIndex += picks.count
             batchIndex += 1
             condition.lock()
@@ -212,9 +199,7 @@ public final class InputPipeline: @unchecked Sendable {
     func makeBatch(_ picks: [Int], firstSample: Int, index: Int) throws -> Batch {
         let samples = parallelMap(count: picks.count, workers: workers) { _, k in Result { try self.sample(picks[k], stream: firstSample + k) } }
         let prepared = try samples.map { try $0.get() }
-        let size = prepared[0].image.size
-        let pixels = Batch.networkInput(prepared.map(\.image))
-        return Batch(size: size, count: prepared.count, pixels: pixels, boxes: prepared.map(\.boxes), labels: prepared.map(\.labels),
+        return Batch(size: prepared[0].image.size, images: prepared.map(\.image), boxes: prepared.map(\.boxes), labels: prepared.map(\.labels),
                      imageIDs: prepared.map(\.imageID), index: index)
     }
 
@@ -232,7 +217,13 @@ public final class InputPipeline: @unchecked Sendable {
                 let (k, local) = set.locate(source)
                 let b = set.readers[k].boxes[row]
                 let donor = try set.readers[k].image(at: local)
-                let patch = donor.cropped(x0: Int(b.xMin.rounded(.down)), y0: Int(b.yMin.rounded(.down)), x1: Int(b.xMax.rounded(.up)), y1: Int(b.yMax.rounded(.up)))
+                var patch = donor.cropped(x0: Int(b.xMin.rounded(.down)), y0: Int(b.yMin.rounded(.down)), x1: Int(b.xMax.rounded(.up)), y1: Int(b.yMax.rounded(.up)))
+                // The donor screen is stored at its own size: bring the instance to the scale its screen has in the input.
+                if let size = inputSize, size != donor.size {
+                    let scale = Letterbox(original: donor.size, target: size).scale
+                    patch = patch.resized(to: Size(width: max(1, Int((Float(patch.width) * scale).rounded())),
+                                                   height: max(1, Int((Float(patch.height) * scale).rounded()))))
+                }
                 Augment.paste(patch, label: set.readers[k].labels[row], into: &s, g: &g)
             }
         }
@@ -243,3 +234,12 @@ public final class InputPipeline: @unchecked Sendable {
     }
 }
 
+
+extension InputPipeline where Prepared == Batch {
+    /// A pipeline that hands out the batches as they are.
+    public convenience init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4,
+                            shuffle: Bool = true, inputSize: Size? = nil, startBatch: Int = 0) {
+        self.init(set: set, batchSize: batchSize, seed: seed, options: options, workers: workers, prefetch: prefetch, shuffle: shuffle,
+                  inputSize: inputSize, startBatch: startBatch, prepare: { $0 })
+    }
+}

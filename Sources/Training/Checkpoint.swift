@@ -4,108 +4,31 @@ import Engine
 import Foundation
 import Layers
 
-/// Why a checkpoint could not be found, read or written.
-public struct CheckpointError: Error, CustomStringConvertible, Equatable {
-    public let path: String
-    public let problem: String
-    public init(path: String, problem: String) {
-        self.path = path
-        self.problem = problem
-    }
-    public var description: String { "\(path): \(problem)" }
-}
-
-/// A detector's weights as one self-describing safetensors file: every parameter and
-/// running statistic by its dotted name, and in `__metadata__` the model config and the
-/// class names, so that the file alone rebuilds the network.
-public enum DetectorWeights {
-    public static let format = "uidetect-ssd-1"
-
-    /// The metadata written beside the tensors.
-    public static func metadata(config: SSDConfig, classNames: [String], step: Int?) -> [String: String] {
-        var m = [
-            "format": format,
-            "ssd_config": jsonString(config),
-            "class_names": jsonString(classNames),
-            "layout": "conv weights HWIO (kernel_h, kernel_w, in_channels / groups, out_channels); activations NHWC",
-            "input": "RGB, letterboxed top-left into input_width x input_height (black padding), scaled by x / 127.5 - 1",
-        ]
-        if let step { m["step"] = String(step) }
-        return m
-    }
-
-    /// Writes `model`'s parameters and buffers atomically, with `extra` metadata (e.g. thresholds).
-    public static func write(_ model: SSDModel, classNames: [String], step: Int?, extra: [String: String] = [:], to url: URL) throws {
-        let tensors = model.namedState().map { NamedTensor(name: $0.name, shape: $0.tensor.shape, values: $0.tensor.scalars) }
-        let m = metadata(config: model.config, classNames: classNames, step: step).merging(extra) { _, new in new }
-        try Safetensors.write(tensors, metadata: m, to: url)
-    }
-
-    /// A detector rebuilt from a weights file; a file whose tensors do not fit its own config is refused.
-    public static func read(_ url: URL) throws -> (model: SSDModel, classNames: [String], step: Int?) {
-        let (tensors, metadata) = try Safetensors.read(url)
-        func field<T: Decodable>(_ key: String, _ type: T.Type) throws -> T {
-            guard let text = metadata[key] else {
-                throw CheckpointError(path: url.path, problem: "metadata '\(key)' is missing: not a UIDetect detector checkpoint")
-            }
-            do { return try JSONDecoder().decode(T.self, from: Data(text.utf8)) } catch {
-                throw CheckpointError(path: url.path, problem: "metadata '\(key)' cannot be read (\(error))")
-            }
-        }
-        let config = try field("ssd_config", SSDConfig.self)
-        let names = try field("class_names", [String].self)
-        if let p = config.problems().first { throw CheckpointError(path: url.path, problem: "metadata ssd_config: \(p.key): \(p.problem)") }
-        guard names.count == config.numClasses else {
-            throw CheckpointError(path: url.path, problem: "\(names.count) class names for num_classes = \(config.numClasses)")
-        }
-        var g = SeededGenerator(seed: 0)
-        let model = SSDModel(config: config, generator: &g)
-        var values: [String: (shape: [Int], values: [Float])] = [:]
-        for t in tensors { values[t.name] = (t.shape, t.values) }
-        do { try model.load(values) } catch {
-            throw CheckpointError(path: url.path, problem: "the weights do not fit the config in its metadata: \(error)")
-        }
-        return (model, names, metadata["step"].flatMap { Int($0) })
-    }
-
-    /// The weights file meant by `path`: a `.safetensors` file, a checkpoint folder holding
-    /// `model.safetensors`, or a run folder (its `checkpoints/best`, else `checkpoints/last`).
-    public static func resolve(_ path: String) throws -> URL {
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CheckpointError(path: path, problem: "no such file or folder")
-        }
-        guard isDirectory.boolValue else { return url }
-        let direct = url.appendingPathComponent(CheckpointStore.modelFile)
-        if FileManager.default.fileExists(atPath: direct.path) { return direct }
-        for name in ["best", "last"] {
-            let candidate = url.appendingPathComponent("checkpoints").appendingPathComponent(name).appendingPathComponent(CheckpointStore.modelFile)
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        }
-        throw CheckpointError(path: path, problem: "neither a weights file, a checkpoint folder (with \(CheckpointStore.modelFile)) nor a run folder with checkpoints")
-    }
-
-    static func jsonString<T: Encodable>(_ value: T) -> String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return String(decoding: try! e.encode(value), as: UTF8.self)
-    }
+/// Loss sums over the steps since the last `metrics.csv` row: kept in checkpoints, so that a
+/// resumed run logs the same rows as an uninterrupted one.
+public struct MetricsWindow: Equatable, Sendable {
+    public var steps = 0
+    public var loss = 0.0
+    public var classification = 0.0
+    public var box = 0.0
+    public init() {}
 }
 
 /// What a run needs beyond the weights to go on bit for bit: the step, the optimizer's
-/// state, and the best validation score so far.
-public struct TrainingState: Equatable {
+/// state, the best validation score so far, and the open metrics window.
+public struct TrainingState: Equatable, Sendable {
     public var step: Int
     public var bestMAP50: Double?
     public var bestStep: Int?
     public var optimizer: [String: [Float]]
+    public var window = MetricsWindow()
 
-    public init(step: Int, bestMAP50: Double?, bestStep: Int?, optimizer: [String: [Float]]) {
+    public init(step: Int, bestMAP50: Double?, bestStep: Int?, optimizer: [String: [Float]], window: MetricsWindow = MetricsWindow()) {
         self.step = step
         self.bestMAP50 = bestMAP50
         self.bestStep = bestStep
         self.optimizer = optimizer
+        self.window = window
     }
 
     func write(to url: URL) throws {
@@ -113,6 +36,8 @@ public struct TrainingState: Equatable {
         var metadata = ["format": "uidetect-training-state-1", "step": String(step)]
         if let b = bestMAP50 { metadata["best_map50"] = String(b) }
         if let s = bestStep { metadata["best_step"] = String(s) }
+        // Doubles print and parse back exactly in Swift.
+        metadata["window"] = "\(window.steps) \(window.loss) \(window.classification) \(window.box)"
         try Safetensors.write(tensors, metadata: metadata, to: url)
     }
 
@@ -121,8 +46,14 @@ public struct TrainingState: Equatable {
         guard let step = metadata["step"].flatMap({ Int($0) }) else { throw CheckpointError(path: url.path, problem: "metadata 'step' is missing") }
         var optimizer: [String: [Float]] = [:]
         for t in tensors { optimizer[t.name] = t.values }
+        var window = MetricsWindow()
+        if let parts = metadata["window"]?.split(separator: " "), parts.count == 4, let n = Int(parts[0]),
+           let l = Double(parts[1]), let c = Double(parts[2]), let b = Double(parts[3]) {
+            window = MetricsWindow()
+            window.steps = n; window.loss = l; window.classification = c; window.box = b
+        }
         return TrainingState(step: step, bestMAP50: metadata["best_map50"].flatMap { Double($0) },
-                             bestStep: metadata["best_step"].flatMap { Int($0) }, optimizer: optimizer)
+                             bestStep: metadata["best_step"].flatMap { Int($0) }, optimizer: optimizer, window: window)
     }
 }
 
@@ -132,7 +63,7 @@ public struct TrainingState: Equatable {
 /// and a link is replaced by renaming a new link over it, so a crash at any moment leaves
 /// `last` and `best` pointing at complete checkpoints.
 public struct CheckpointStore {
-    public static let modelFile = "model.safetensors"
+    public static let modelFile = DetectorWeights.modelFile
     public static let stateFile = "training_state.safetensors"
     public let folder: URL
 

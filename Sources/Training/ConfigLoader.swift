@@ -1,3 +1,4 @@
+import Detection
 import Foundation
 import Yams
 
@@ -61,6 +62,23 @@ public enum ConfigLoader {
     /// The config as YAML, every key written out: what a run folder keeps.
     public static func yaml(_ config: RunConfig) throws -> String {
         try YAMLEncoder().encode(config)
+    }
+
+    /// The dotted keys at which two configs differ (a resumed run refuses a changed config by them).
+    public static func differingKeys(_ a: RunConfig, _ b: RunConfig) -> [String] {
+        guard a != b, let na = try? Yams.compose(yaml: yaml(a)), let nb = try? Yams.compose(yaml: yaml(b)) else { return [] }
+        var out: [String] = []
+        func walk(_ x: Node?, _ y: Node?, _ path: [String]) {
+            if case .mapping(let mx)? = x, case .mapping(let my)? = y {
+                let keys = Set(mx.keys.compactMap(\.string) + my.keys.compactMap(\.string))
+                for k in keys.sorted() { walk(mx[k], my[k], path + [k]) }
+                return
+            }
+            let sx = x.flatMap { try? Yams.serialize(node: $0) }, sy = y.flatMap { try? Yams.serialize(node: $0) }
+            if sx != sy { out.append(path.joined(separator: ".")) }
+        }
+        walk(na, nb, [])
+        return out
     }
 
     static func defaultsTree() throws -> Node {

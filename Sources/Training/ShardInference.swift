@@ -6,22 +6,6 @@ import Foundation
 import Images
 import Shards
 
-extension SSDDetector {
-    /// Detections on screens of any size, in each screen's own pixels: each is letterboxed into
-    /// the model's input, detected, passed through `filter` (in input pixels), mapped back and clipped.
-    public func detect(screens: [RGBImage], filter: ([DetectedBox]) -> [DetectedBox] = { $0 }) -> [[DetectedBox]] {
-        let input = model.config.inputSize
-        let fitted = screens.map { $0.letterboxed(into: input) }
-        let tensor = Tensor(shape: [screens.count, input.height, input.width, 3], values: Batch.networkInput(fitted.map(\.image)))
-        return zip(detect(images: tensor), fitted).map { found, f in
-            filter(found).compactMap { d in
-                let box = f.letterbox.backward(d.box).clipped(to: f.letterbox.original)
-                return box.isValid ? DetectedBox(box: box, label: d.label, score: d.score) : nil
-            }
-        }
-    }
-}
-
 /// A detection as the evaluator takes it (image id, class, score, box in stored pixels).
 public typealias ScoredDetection = Evaluation.Detection
 

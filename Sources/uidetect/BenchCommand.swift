@@ -1,6 +1,7 @@
 import ArgumentParser
 import Training
 import Detection
+import Engine
 import Diagnostics
 import Foundation
 
@@ -38,10 +39,10 @@ struct BenchEngine: ParsableCommand {
     func run() throws { try threads.scope(body) }
 
     private func body() throws {
-        var network = NetworkSize.bench
-        network.batch = batch
+        var g = SeededGenerator(seed: 0)
+        let convolutions = SSDModel(config: .bench, generator: &g).convolutions(batch: batch)
         let progress = ProgressLine(enabled: !json)
-        let report = EngineBenchmark(network: network, repeats: repeats, sgemmSize: sgemmSize).run { progress.update("measuring \($0)", fractionDone: $1) }
+        let report = EngineBenchmark(convolutions: convolutions, repeats: repeats, sgemmSize: sgemmSize).run { progress.update("measuring \($0)", fractionDone: $1) }
         progress.finish()
         if json {
             try printJSON(report)

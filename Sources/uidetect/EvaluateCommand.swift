@@ -49,7 +49,7 @@ struct Evaluate: ParsableCommand {
             } else {
                 let weights = try DetectorWeights.resolve(checkpoint!)
                 let (model, modelClasses, step) = try DetectorWeights.read(weights)
-                let detector = SSDDetector(model: model, classWeights: [Float](repeating: 1, count: modelClasses.count))
+                let detector = SSDDetector(model: model)
                 let progress = ProgressLine()
                 let found = try threads.scope {
                     try ShardInference.detections(detector, set: set, indices: Array(0..<set.count), batchSize: batchSize) { done, all in

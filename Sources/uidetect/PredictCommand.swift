@@ -33,11 +33,18 @@ struct Predict: ParsableCommand {
     private func body() throws {
         try reportingErrors {
             let perClass = try thresholds.map { try DeploymentFilter.thresholds(from: URL(fileURLWithPath: $0)) } ?? [:]
-            let predictor = try ScreenPredictor.load(checkpoint: checkpoint, thresholds: perClass, defaultThreshold: scoreThreshold)
+            let (model, classNames, _) = try DetectorWeights.read(try DetectorWeights.resolve(checkpoint))
+            if let unknown = perClass.keys.sorted().first(where: { !classNames.contains($0) }) {
+                throw ValidationError("\(thresholds!): names class '\(unknown)', which the detector does not have (\(classNames.joined(separator: ", ")))")
+            }
+            var byClass = perClass
+            for n in classNames where byClass[n] == nil { byClass[n] = scoreThreshold }
+            let filter = DeploymentFilter(thresholds: byClass)
+            let detector = SSDDetector(model: model)
             let files = try Self.imageFiles(inputs)
             let outURL = URL(fileURLWithPath: out)
             try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
-            let font = try Font()
+            let overlay = DetectionOverlay(classNames: classNames, font: try Font())
             let progress = ProgressLine()
             var all: [ScoredDetection] = []
             var skipped: [String] = []
@@ -53,15 +60,15 @@ struct Predict: ParsableCommand {
                 var id = file.deletingPathExtension().lastPathComponent
                 if usedIDs.contains(id) { id += "-\(k)" }
                 usedIDs.insert(id)
-                let found = predictor.predict(image)
+                let found = detector.detect(screens: [image]) { filter.apply($0, classNames: classNames) }[0]
                 all += found.map { ScoredDetection(imageID: id, label: $0.label, score: Double($0.score), box: $0.box) }
                 if !noOverlays {
-                    try ImageCodec.writePNG(predictor.overlay(image, found, font: font), to: outURL.appendingPathComponent("\(id).png"))
+                    try ImageCodec.writePNG(overlay.draw(found, on: image), to: outURL.appendingPathComponent("\(id).png"))
                 }
             }
             progress.finish()
             let json = outURL.appendingPathComponent("detections.json")
-            try ShardInference.json(all, classNames: predictor.classNames).write(to: json, options: .atomic)
+            try ShardInference.json(all, classNames: classNames).write(to: json, options: .atomic)
             let done = files.count - skipped.count
             print(String(format: "%d screenshots, %d detections, %.2f s per screenshot", done, all.count, Date().timeIntervalSince(start) / Double(max(1, done))))
             for s in skipped { print("skipped \(s)") }

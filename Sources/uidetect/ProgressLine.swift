@@ -3,7 +3,7 @@ import Foundation
 /// One updating status line on standard error with elapsed time and, given the
 /// fraction done, the time left; silent when standard error is not a terminal,
 /// so logs and pipes stay clean.
-final class ProgressLine {
+final class ProgressLine: Sendable {
     private let enabled: Bool
     private let start = Date()
 

@@ -100,7 +100,7 @@ struct ModelCommand: ParsableCommand {
             let anchors = AnchorGenerator(config: c).anchors().count
             let modules = model.children.map { (name: $0.0, parameters: $0.1.parameterCount) }
             let blocks = model.backbone.children.map { (name: $0.0, parameters: $0.1.parameterCount) }
-            let macs = NetworkSize(config: c, batch: 1).convolutions().reduce(0) { $0 + $1.macs }
+            let macs = model.convolutions(batch: 1).reduce(0) { $0 + $1.macs }
             if json {
                 var modulesObject: [String: Int] = [:]
                 for m in modules { modulesObject[m.name] = m.parameters }

@@ -1,5 +1,5 @@
 import Boxes
-import Detection
+@testable import Detection
 import Engine
 import Foundation
 import Layers
@@ -79,6 +79,115 @@ final class DetectionTests: XCTestCase {
         XCTAssertEqual(Matcher().match(anchors: anchors, boxes: boxes), [0, Matcher.ignored, Matcher.negative, 1, Matcher.negative])
         XCTAssertEqual(Matcher().match(anchors: anchors, boxes: []), [Int](repeating: Matcher.negative, count: 5))
     }
+    /// The census walks the model itself: the spec's shapes and parameter count for `bench`.
+    func testConvolutionCensusFollowsTheSpec() {
+        var g = SeededGenerator(seed: 1)
+        let convs = SSDModel(config: .bench, generator: &g).convolutions(batch: 8)
+        let stem = convs[0]
+        XCTAssertEqual(stem.name, "backbone.stem")
+        XCTAssertEqual([stem.height, stem.width, stem.inChannels, stem.outChannels, stem.stride], [512, 256, 3, 16, 2])
+        XCTAssertFalse(stem.inputNeedsGradient, "the image needs no gradient")
+        // C3, C4, C5 at strides 8, 16, 32 of a 512 x 256 (H x W) input.
+        func named(_ n: String) -> ConvShape { convs.first { $0.name == n }! }
+        let (b5, b11, b13) = (named("backbone.b5.pointwise"), named("backbone.b11.pointwise"), named("backbone.b13.pointwise"))
+        XCTAssertEqual([b5.outHeight, b5.outWidth, b5.outChannels], [64, 32, 128])
+        XCTAssertEqual([b11.outHeight, b11.outWidth, b11.outChannels], [32, 16, 256])
+        XCTAssertEqual([b13.outHeight, b13.outWidth, b13.outChannels], [16, 8, 512])
+        // Anchors: 8 per location on P3..P6 = (64*32 + 32*16 + 16*8 + 8*4) * 8.
+        let classOuts = convs.filter { $0.name.hasPrefix("class_head.out") }
+        XCTAssertEqual(classOuts.map { $0.outHeight * $0.outWidth * 8 }.reduce(0, +), 21_760)
+        XCTAssertEqual(classOuts.first!.outChannels, 104)
+        // Heads run on every level with the same weights: count them once (P3), batch norm beside the backbone's convs.
+        let once = convs.filter { !$0.name.contains("_head.") || $0.name.hasSuffix("P3") }
+        let batchNorm = 2 * convs.filter { $0.name.hasPrefix("backbone.") }.reduce(0) { $0 + $1.outChannels }
+        XCTAssertEqual(once.reduce(0) { $0 + $1.parameters } + batchNorm, 1_250_024)
+    }
+
+    /// The model's flattened outputs, checked against its own head run on one level: the row of
+    /// anchor j holds the head's output at that anchor's level, row, column and anchor index.
+    func testHeadOutputsLieInTheAnchorGeneratorsOrder() {
+        var c = SSDConfig()
+        c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 8; c.headLayers = 1; c.numClasses = 3
+        var g = SeededGenerator(seed: 4)
+        let model = SSDModel(config: c, generator: &g)
+        let images = Tensor.randomUniform([2, 128, 64, 3], in: -1...1, using: &g)
+        let (logits, deltas) = Autodiff.withoutTape { model.outputs(images: images, mode: .inference) }
+        var eager = TensorInterpreter(mode: .inference)
+        let levels = Autodiff.withoutTape { model.fpn.run(&eager, model.backbone.run(&eager, images, name: "backbone"), name: "fpn") }
+        let classMaps = Autodiff.withoutTape { levels.enumerated().map { model.classHead.run(&eager, $1, name: "class_head", level: $0 + 3) } }
+        let boxMaps = Autodiff.withoutTape { levels.enumerated().map { model.boxHead.run(&eager, $1, name: "box_head", level: $0 + 3) } }
+        let anchors = AnchorGenerator(config: c).anchors()
+        let (k, a) = (c.numClasses, c.anchorsPerLocation)
+        for j in [0, 1, 7, 8, 9, 100, 1023, 1024, 1200, 1300, anchors.count - 9, anchors.count - 1] {
+            // Where anchor j sits, from its geometry alone.
+            let box = anchors[j]
+            let size = (Double(box.width) * Double(box.height)).squareRoot() / c.anchorScale
+            let level = Int(log2(size * 1.0001).rounded(.down))
+            let scale = Int((log2(size) - Double(level)) * Double(c.scalesPerOctave) + 0.5)
+            let ratio = c.aspectRatios.firstIndex { abs($0 - Double(box.width / box.height)) < 1e-3 }!
+            let stride = Float(1 << level)
+            let (row, column) = (Int(box.centerY / stride), Int(box.centerX / stride))
+            let anchor = scale * c.aspectRatios.count + ratio
+            let map = classMaps[level - 3], boxMap = boxMaps[level - 3]
+            let (h, w) = (map.shape[1], map.shape[2])
+            for n in 0..<2 {
+                for cls in 0..<k {
+                    let expected = map.scalars[((n * h + row) * w + column) * a * k + anchor * k + cls]
+                    XCTAssertEqual(logits.scalars[(n * anchors.count + j) * k + cls], expected, "anchor \(j): level \(level) row \(row) column \(column) anchor \(anchor)")
+                }
+                for d in 0..<4 {
+                    XCTAssertEqual(deltas.scalars[(n * anchors.count + j) * 4 + d], boxMap.scalars[((n * h + row) * w + column) * a * 4 + anchor * 4 + d])
+                }
+            }
+        }
+    }
+
+    /// Equal IoUs: an anchor takes the first box; a box's best anchors that tie all become positive,
+    /// each for the box it overlaps most itself.
+    func testMatcherTies() {
+        let boxes = [Box(xMin: 0, yMin: 0, xMax: 10, yMax: 10), Box(xMin: 10, yMin: 0, xMax: 20, yMax: 10), Box(xMin: 40, yMin: 0, xMax: 44, yMax: 4)]
+        let anchors = [
+            Box(xMin: 5, yMin: 0, xMax: 15, yMax: 10),   // IoU 1/3 with boxes 0 and 1: box 0's and box 1's best (tie) -> low-quality match, first box
+            Box(xMin: 38, yMin: 0, xMax: 47, yMax: 4),   // IoU 16/36 with box 2 (ignored zone), box 2's best: positive
+            Box(xMin: 37, yMin: 0, xMax: 46, yMax: 4),   // the same IoU: a tie for box 2's best, positive as well
+            Box(xMin: 100, yMin: 100, xMax: 110, yMax: 110),
+        ]
+        XCTAssertEqual(Matcher().match(anchors: anchors, boxes: boxes), [0, 2, 2, Matcher.negative])
+    }
+
+    /// Post-processing on planted logits: the score floor, the per-level cap on candidates, and the
+    /// cap on detections per image, with boxes that do not overlap (zero deltas: the anchors).
+    func testPostProcessingFloorCandidatesPerLevelAndCap() {
+        var g = SeededGenerator(seed: 1)
+        let c = SSDConfig.bench
+        let model = SSDModel(config: c, generator: &g)
+        let anchors = AnchorGenerator(config: c).anchors()
+        let k = c.numClasses
+        func logit(_ p: Float) -> Float { logf(p / (1 - p)) }
+        // Level 3 (64 rows x 32 columns, 8 anchors each): anchor index 0 (16 x 32 px) every other column and every other row never overlaps.
+        let spread = (0..<32).flatMap { y in (0..<16).map { x in ((2 * y) * 32 + 2 * x) * 8 } }
+        var values = [Float](repeating: -20, count: anchors.count * k)
+        for (rank, j) in spread.enumerated() { values[j * k] = logit(0.9 - Float(rank) * 0.001) }
+        values[spread[0] * k + 1] = logit(0.049)  // under the floor
+        values[spread[1] * k + 1] = logit(0.051)  // over it
+        let logits = Tensor(shape: [1, anchors.count, k], values: values)
+        let deltas = Tensor.zeros([1, anchors.count, 4])
+        var settings = PostProcessing()
+        let all = SSDDetector(model: model, postProcessing: settings).postProcess(logits: logits, deltas: deltas, image: 0)
+        XCTAssertEqual(all.count, 100, "capped at 100 per image")
+        XCTAssertEqual(all.map(\.score), (0..<100).map { 0.9 - Float($0) * 0.001 }.map { 1 / (1 + expf(-logit($0))) }, "the best 100, best first")
+        XCTAssertEqual(all[0].box, anchors[spread[0]].clipped(to: c.inputSize), "zero deltas decode to the anchor, clipped to the input")
+        settings.maxDetections = 1000
+        let uncapped = SSDDetector(model: model, postProcessing: settings).postProcess(logits: logits, deltas: deltas, image: 0)
+        let second = uncapped.filter { $0.label == 1 }
+        XCTAssertEqual(second.count, 1, "0.049 is under the floor of 0.05")
+        XCTAssertEqual(second.first?.score ?? 0, 0.051, accuracy: 1e-6)
+        XCTAssertEqual(uncapped.count, spread.count + 1)
+        settings.candidatesPerLevel = 5
+        let perLevel = SSDDetector(model: model, postProcessing: settings).postProcess(logits: logits, deltas: deltas, image: 0)
+        XCTAssertEqual(perLevel.count, 5, "at most 5 candidates on the one level that has any")
+        XCTAssertEqual(perLevel.map(\.label), [0, 0, 0, 0, 0])
+    }
 }
 
 final class DetectorTests: XCTestCase {
@@ -117,7 +226,9 @@ final class DetectorTests: XCTestCase {
         var g = SeededGenerator(seed: 3)
         var c = tinyConfig()
         c.headLayers = 0
-        let detector = SSDDetector(model: SSDModel(config: c, generator: &g), classWeights: [1, 1])
+        let model = SSDModel(config: c, generator: &g)
+        let detector = SSDDetector(model: model)
+        let lossFunction = SSDLoss(model: model, config: LossConfig(), classWeights: [1, 1])
         // Two screens with bright rectangles of two kinds on a dark background.
         var pixels = [Float](repeating: -1, count: 2 * 128 * 64 * 3)
         let targets: [(boxes: [Box], labels: [Int32])] = [
@@ -133,12 +244,12 @@ final class DetectorTests: XCTestCase {
             }
         }
         let images = Tensor(shape: [2, 128, 64, 3], values: pixels)
-        let optimizer = AdamW(parameters: detector.model.parameters, weightDecay: 0)
+        let optimizer = AdamW(parameters: model.parameters, weightDecay: 0)
         let steps = 120
         var first: Float = 0, last: Float = 0
         for step in 0..<steps {
             optimizer.zeroGrad()
-            let loss = detector.loss(images: images, targets: targets)
+            let loss = lossFunction(images: images, targets: targets)
             XCTAssertGreaterThan(loss.positives, 0)
             loss.total.backward()
             optimizer.step(learningRate: 0.01 * 0.5 * (1 + cos(Float.pi * Float(step) / Float(steps))))
@@ -176,11 +287,13 @@ final class DeploymentFilterTests: XCTestCase {
         ]
         let kept = DeploymentFilter().apply(dets, classNames: names)
         XCTAssertEqual(kept.map(\.label), [0, 4, 2])
+        // Thresholds come before the similar-class step (ssd-model.md): the icon, under its
+        // threshold, is not shown, so it no longer removes the picture it overlaps.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thr-\(UUID().uuidString).json")
         try #"{"strategy": "max_f1", "classes": {"icon": {"threshold": 0.95, "precision": 1, "recall": 0.5, "f1": 0.6}, "text": null}}"#
             .write(to: dir, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: dir) }
         let filter = DeploymentFilter(thresholds: try DeploymentFilter.thresholds(from: dir))
-        XCTAssertEqual(filter.apply(dets, classNames: names).map(\.label), [4, 2], "the icon is under its threshold; text has none")
+        XCTAssertEqual(filter.apply(dets, classNames: names).map(\.label), [4, 1, 2], "the icon is under its threshold; text has none")
     }
 }

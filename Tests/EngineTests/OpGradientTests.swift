@@ -62,16 +62,6 @@ final class OpGradientTests: XCTestCase {
         XCTAssertEqual(t.scalars, [1, 4, 2, 5, 3, 6])
     }
 
-    func testHeadFlattenOrderIsLevelRowColumnAnchor() {
-        // (N, H, W, A*K) -> (N, H*W*A, K): anchor index varies fastest, then column, then row.
-        let (h, w, a, k) = (2, 3, 2, 2)
-        let x = Tensor(shape: [1, h, w, a * k], values: (0..<(h * w * a * k)).map(Float.init))
-        let flat = x.reshaped([1, h * w * a, k])
-        let row = 1, col = 2, anchor = 1
-        let index = (row * w + col) * a + anchor
-        XCTAssertEqual(Array(flat.scalars[(index * k)..<(index * k + k)]), [Float(index * k), Float(index * k + 1)])
-    }
-
     func testGatherRowsWithRepeats() {
         let x = randomInput([5, 3], seed: 15)
         assertGradientsMatch([x]) { $0[0].gatheringRows([4, 0, 4, 2]) }

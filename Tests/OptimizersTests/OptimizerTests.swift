@@ -109,3 +109,19 @@ final class OptimizerTests: XCTestCase {
         assertClose(a.grad! + b.grad!, [0.6, 0, 0.8], tolerance: 1e-5)
     }
 }
+
+final class NesterovTests: XCTestCase {
+    func testNesterovMomentumMatchesHandComputedSteps() {
+        // 0.5 |w|^2, g = w. Nesterov: v = m v + g; w -= lr (g + m v).
+        // Step 1: g = 1, v = 1, w = 1 - 0.1 (1 + 0.5) = 0.85.
+        // Step 2: g = 0.85, v = 0.5 + 0.85 = 1.35, w = 0.85 - 0.1 (0.85 + 0.675) = 0.6975.
+        let w = Tensor(shape: [1], values: [1], requiresGrad: true)
+        let sgd = SGD(parameters: [w], momentum: 0.5, weightDecay: 0, nesterov: true)
+        for _ in 0..<2 {
+            sgd.zeroGrad()
+            (w * w).sum().scaled(by: 0.5).backward()
+            sgd.step(learningRate: 0.1)
+        }
+        XCTAssertEqual(w.item, 0.6975, accuracy: 1e-6)
+    }
+}

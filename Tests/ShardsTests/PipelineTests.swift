@@ -94,17 +94,55 @@ final class PipelineTests: XCTestCase {
         func batches(workers: Int, seed: UInt64) throws -> [[Float]] {
             let p = InputPipeline(set: set, batchSize: 4, seed: seed, options: options, workers: workers, prefetch: 2)
             defer { p.stop() }
-            return try (0..<5).map { _ in let b = try p.next(); return b.pixels + b.boxes.flatMap { $0.flatMap { [$0.xMin, $0.yMax] } } }
+            return try (0..<5).map { _ in
+                let b = try p.next()
+                return b.images.flatMap { $0.pixels.map(Float.init) } + b.boxes.flatMap { $0.flatMap { [$0.xMin, $0.yMax] } }
+            }
         }
         let one = try batches(workers: 1, seed: 7)
         XCTAssertEqual(one, try batches(workers: 2, seed: 7))
         XCTAssertNotEqual(one, try batches(workers: 2, seed: 8))
-        let p = InputPipeline(set: set, batchSize: 4, seed: 7, options: options)
+        // What the worker prepares is what next() hands out, batch by batch.
+        let p = InputPipeline(set: set, batchSize: 4, seed: 7, options: options, workers: 2) { batch in
+            (index: batch.index, sizes: batch.images.map(\.size), ids: batch.imageIDs)
+        }
         defer { p.stop() }
-        let b = try p.next()
-        XCTAssertEqual(b.count, 4)
-        XCTAssertEqual(b.pixels.count, 4 * 32 * 64 * 3)
-        XCTAssertTrue(b.pixels.allSatisfy { $0 >= -1 && $0 <= 1 })
+        for k in 0..<3 {
+            let b = try p.next()
+            XCTAssertEqual(b.index, k)
+            XCTAssertEqual(b.sizes, [Size](repeating: Size(width: 32, height: 64), count: 4))
+            XCTAssertEqual(b.ids.count, 4)
+        }
+    }
+
+    /// Donors are stored at their shard's size; pasted into a screen letterboxed to the model's input,
+    /// they must come at the scale their own screen has there, not at stored-pixel scale.
+    func testCopyPasteBringsDonorsToTheInputScale() throws {
+        let dir = try temporaryDirectory(self)
+        let records = sampleRecords(count: 20, size: Size(width: 64, height: 128)).enumerated().map { i, r -> ScreenRecord in
+            var r = r
+            r.boxes = [Box(xMin: 4, yMin: 4, xMax: 16, yMax: 16)]
+            r.labels = [i == 0 ? 5 : 9]
+            return r
+        }
+        let set = try ShardSet([writeShard(records, to: dir.appendingPathComponent("scale.h5")).path])
+        var options = AugmentationOptions.none
+        options.copyPaste = true
+        options.copyPasteMaxPerImage = 2
+        options.repeatFactorThreshold = 0.1
+        let pipeline = InputPipeline(set: set, batchSize: 1, seed: 1, options: options, inputSize: Size(width: 32, height: 64))
+        var pasted = 0
+        for k in 0..<40 {
+            let s = try pipeline.sample(1 + k % 19, stream: k)
+            XCTAssertEqual(s.image.size, Size(width: 32, height: 64))
+            XCTAssertEqual(s.boxes[0], Box(xMin: 2, yMin: 2, xMax: 8, yMax: 8), "the screen's own box, letterboxed by 1/2")
+            for (b, l) in zip(s.boxes, s.labels) where l == 5 {
+                XCTAssertEqual(b.width, 6, "a 12-pixel donor at half scale")
+                XCTAssertEqual(b.height, 6)
+                pasted += 1
+            }
+        }
+        XCTAssertGreaterThan(pasted, 10)
     }
 
     func testCopyPasteAddsRareInstancesInFreeSpace() throws {

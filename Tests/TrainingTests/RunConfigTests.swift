@@ -1,4 +1,5 @@
 import Detection
+import Engine
 import Foundation
 import XCTest
 @testable import Training
@@ -111,5 +112,32 @@ final class RunConfigTests: XCTestCase {
         for f in files { XCTAssertNoThrow(try ConfigLoader.load(configs.appendingPathComponent(f)), f) }
         XCTAssertEqual(try ConfigLoader.load(configs.appendingPathComponent("bench.yaml")).model, SSDConfig.bench)
         XCTAssertEqual(try ConfigLoader.load(configs.appendingPathComponent("paper-size.yaml")).model, SSDConfig.paperSize)
+    }
+}
+
+final class OptimizerSetupTests: XCTestCase {
+    /// Weight decay reaches conv weights only: with zero gradients, one step shrinks every conv
+    /// weight by lr x weight_decay and leaves biases and batch-norm scale and shift as they were.
+    func testWeightDecayOnConvWeightsOnly() {
+        var c = RunConfig().model
+        c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 8; c.headLayers = 1
+        var g = SeededGenerator(seed: 2)
+        let model = SSDModel(config: c, generator: &g)
+        for name in [OptimizerConfig.Kind.sgd, .adamw] {
+            var o = OptimizerConfig()
+            o.name = name
+            o.weightDecay = 0.1
+            let optimizer = TrainingSetup.optimizer(o, model: model)
+            let before = model.namedParameters().map { ($0.name, $0.tensor.shape.count, $0.tensor.scalars) }
+            for p in model.parameters { p.zeroGrad(); p.scaled(by: 0).sum().backward() }  // zero gradients
+            optimizer.step(learningRate: 0.5)
+            for ((name, rank, old), (_, t)) in zip(before, model.namedParameters()) {
+                if rank == 4 {
+                    XCTAssertEqual(t.scalars[0], old[0] * (1 - 0.5 * 0.1), accuracy: 1e-6, "\(name) is decayed")
+                } else {
+                    XCTAssertEqual(t.scalars, old, "\(name) is not decayed")
+                }
+            }
+        }
     }
 }

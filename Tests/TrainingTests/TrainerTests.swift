@@ -53,7 +53,7 @@ func freshRunFolder() -> URL {
 
 func weights(_ trainer: Trainer) -> [String: [Float]] {
     var out: [String: [Float]] = [:]
-    for (name, t) in trainer.detector.model.namedState() { out[name] = t.scalars }
+    for (name, t) in trainer.model.namedState() { out[name] = t.scalars }
     return out
 }
 

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A training run's folder and everything in it: `config.yaml` (the resolved config, written
+/// once), `train.log`, `metrics.csv`, `checkpoints/` and `validation/` (the latest evaluation).
+public struct RunFolder: Sendable {
+    public let url: URL
+
+    public init(_ url: URL) { self.url = url }
+
+    public var path: String { url.path }
+    public var name: String { url.lastPathComponent }
+    public var configFile: URL { url.appendingPathComponent("config.yaml") }
+    public var logFile: URL { url.appendingPathComponent("train.log") }
+    public var metricsFile: URL { url.appendingPathComponent("metrics.csv") }
+    public var checkpoints: CheckpointStore { CheckpointStore(folder: url.appendingPathComponent("checkpoints")) }
+    public var validation: URL { url.appendingPathComponent("validation") }
+
+    /// A new run: the folder is created and the resolved config written; a folder that already
+    /// holds anything is refused (resume it instead, or choose another name).
+    public static func create(_ url: URL, config: RunConfig) throws -> RunFolder {
+        try ensureFree(url)
+        let folder = RunFolder(url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Data(try ConfigLoader.yaml(config).utf8).write(to: folder.configFile, options: .atomic)
+        return folder
+    }
+
+    /// An existing run and the config it was started with; `given`, if any, must be that config.
+    public static func open(_ url: URL, expecting given: RunConfig?) throws -> (folder: RunFolder, config: RunConfig) {
+        let folder = RunFolder(url)
+        guard let text = try? String(contentsOf: folder.configFile, encoding: .utf8) else { throw TrainingError.notARun(url.path) }
+        let saved = try ConfigLoader.load(yaml: text, source: folder.configFile.path)
+        let differing = given.map { ConfigLoader.differingKeys(saved, $0) } ?? []
+        guard differing.isEmpty else { throw TrainingError.configChanged(url.path, keys: differing) }
+        return (folder, saved)
+    }
+}
+
+/// Why a run stopped early or could not start.
+public enum TrainingError: Error, CustomStringConvertible {
+    case runExists(String)
+    case notARun(String)
+    case configChanged(String, keys: [String])
+    case nonFinite(step: Int, what: String, lastCheckpoint: Int?, folder: String)
+
+    public var description: String {
+        switch self {
+        case .runExists(let path):
+            return "\(path) already exists: pass --resume to continue that run, or choose another --name"
+        case .notARun(let path):
+            return "\(path): not a run folder to resume (no config.yaml); start it without --resume"
+        case .configChanged(let path, let keys):
+            return "\(path)/config.yaml: the run was started with another config (differs at \(keys.joined(separator: ", "))); a resumed run keeps its config"
+        case .nonFinite(let step, let what, let last, let folder):
+            let kept = last.map { "the last good checkpoint (step \($0)) is kept in \(folder)/checkpoints/last" } ?? "no checkpoint had been written yet"
+            return "step \(step): \(what); training stopped, \(kept). Try a lower optimizer.learning_rate or optimizer.clip_grad_norm."
+        }
+    }
+}
+
+extension RunFolder {
+    /// Refuses a folder that already holds anything (a run to resume, or something else).
+    static func ensureFree(_ url: URL) throws {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: url.path), !((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).isEmpty {
+            throw TrainingError.runExists(url.path)
+        }
+    }
+}

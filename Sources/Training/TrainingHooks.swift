@@ -1,0 +1,121 @@
+import Detection
+import Engine
+import Evaluation
+import Foundation
+import Reports
+
+/// Validates at `eval_interval` and at the end: the detector over the validation screens,
+/// the evaluation written to the run's `validation/` (with its report), the best mAP50 kept.
+final class ValidationHook: TrainingHook {
+    func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
+        let c = trainer.config
+        guard let valSet = trainer.setup.valSet, (c.evalInterval > 0 && record.step % c.evalInterval == 0) || record.step == c.steps else { return }
+        let start = monotonicSeconds()
+        let setup = trainer.setup
+        let detector = SSDDetector(model: trainer.model)
+        let dets = try ShardInference.detections(detector, set: valSet, indices: Array(0..<setup.valImages.count), batchSize: c.batchSize)
+        let out = trainer.folder.validation
+        let input = EvaluationInput(classNames: setup.classNames, images: setup.valImages, detections: dets)
+        let outcome = try EvaluationWriter.evaluate(input, title: "Validation of \(trainer.folder.name) at step \(record.step)", to: out)
+        try ShardInference.json(dets, classNames: setup.classNames).write(to: out.appendingPathComponent("detections.json"), options: .atomic)
+        trainer.logger.debug("\(EvaluationTable.render(outcome.result, picks: outcome.picks))")
+        let scores = ValidationScores(map50: outcome.result.map50, mapCenter: outcome.result.mapCenter)
+        if let m = scores.map50, m > (trainer.state.bestMAP50 ?? -1) {
+            trainer.state.bestMAP50 = m
+            trainer.state.bestStep = record.step
+            record.isBest = true
+        }
+        record.validation = scores
+        record.validationSeconds = monotonicSeconds() - start
+    }
+}
+
+/// Keeps the loss window (in the training state, so that checkpoints carry it) and, at
+/// `log_interval`, at validations and at the end, writes a `metrics.csv` row and a log line.
+final class MetricsHook: TrainingHook {
+    private var windowStart = 0.0
+    private var windowSeconds = 0.0
+
+    func beforeTraining(_ trainer: Trainer) throws { windowStart = monotonicSeconds() }
+
+    func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
+        var w = trainer.state.window
+        w.steps += 1
+        w.loss += Double(record.loss); w.classification += Double(record.classification); w.box += Double(record.box)
+        windowSeconds += record.validationSeconds
+        let c = trainer.config
+        guard record.step % c.logInterval == 0 || record.step == c.steps || record.validation != nil else {
+            trainer.state.window = w
+            return
+        }
+        let n = Double(w.steps)
+        let now = monotonicSeconds()
+        let rate = Double(w.steps * c.batchSize) / max(1e-9, now - windowStart - windowSeconds)
+        try MetricsLog(url: trainer.folder.metricsFile).append(MetricsLog.Row(
+            step: record.step, loss: w.loss / n, classification: w.classification / n, box: w.box / n, learningRate: record.learningRate,
+            imagesPerSecond: rate, map50: record.validation?.map50, mapCenter: record.validation?.mapCenter))
+        trainer.logger.info("\(String(format: "step %d/%d  loss %.4f (class %.4f, box %.4f)  lr %.5f  %.1f images/s", record.step, c.steps, w.loss / n, w.classification / n, w.box / n, record.learningRate, rate))")
+        if let v = record.validation {
+            let best = trainer.state.bestStep.map(String.init) ?? "-"
+            trainer.logger.info("step \(record.step): validation mAP50 \(percent(v.map50)), mAP-center \(percent(v.mapCenter)) (best \(percent(trainer.state.bestMAP50)) at step \(best))")
+        }
+        trainer.state.window = MetricsWindow()
+        windowStart = monotonicSeconds()
+        windowSeconds = 0
+    }
+}
+
+/// Writes `checkpoints/last` at `checkpoint_interval`, at the end and at each new best (then
+/// also `best`), and on interruption if the current step is not saved yet.
+final class CheckpointHook: TrainingHook {
+    func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
+        let c = trainer.config
+        if record.step % c.checkpointInterval == 0 || record.step == c.steps || record.isBest {
+            try trainer.saveCheckpoint(isBest: record.isBest)
+        }
+    }
+
+    func afterTraining(_ trainer: Trainer, interrupted: Bool) throws {
+        if interrupted && trainer.lastCheckpointStep != trainer.state.step { try trainer.saveCheckpoint(isBest: false) }
+    }
+}
+
+/// A run's progress after a step, for a progress line.
+public struct StepReport: Sendable {
+    public var step: Int
+    public var steps: Int
+    public var loss: Float
+    public var classificationLoss: Float
+    public var boxLoss: Float
+    public var learningRate: Float
+    /// Over the steps since the previous report.
+    public var imagesPerSecond: Double
+    /// At this session's pace so far, validations left out.
+    public var secondsLeft: Double
+}
+
+/// Hands a `StepReport` to the caller after each step.
+final class ProgressHook: TrainingHook {
+    private let report: (StepReport) -> Void
+    private var sessionStart = 0.0, lastStep = 0.0, validationSeconds = 0.0
+    private var steps = 0
+
+    init(report: @escaping (StepReport) -> Void) { self.report = report }
+
+    func beforeTraining(_ trainer: Trainer) throws {
+        sessionStart = monotonicSeconds()
+        lastStep = sessionStart
+    }
+
+    func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
+        let now = monotonicSeconds()
+        steps += 1
+        validationSeconds += record.validationSeconds
+        let rate = Double(record.images) / max(1e-9, now - lastStep - record.validationSeconds)
+        let perStep = (now - sessionStart - validationSeconds) / Double(steps)
+        report(StepReport(step: record.step, steps: trainer.config.steps, loss: record.loss, classificationLoss: record.classification,
+                          boxLoss: record.box, learningRate: record.learningRate, imagesPerSecond: rate,
+                          secondsLeft: perStep * Double(trainer.config.steps - record.step)))
+        lastStep = now
+    }
+}

@@ -1,0 +1,86 @@
+import Detection
+import Engine
+import Evaluation
+import Foundation
+import Layers
+import Optimizers
+import Shards
+
+/// Everything a run trains with, built from its config in one place: the data (opened and
+/// checked before any work starts), the class weights, the model, its loss, the optimizer and
+/// the learning-rate schedule. Every problem is a `ConfigError` naming the key.
+public struct TrainingSetup {
+    public let config: RunConfig
+    public let trainSet: ShardSet
+    public let valSet: ShardSet?
+    /// Ground truth of the validation screens used (the first `data.val_limit`).
+    public let valImages: [GroundTruthImage]
+    public let classNames: [String]
+    /// Training boxes per class.
+    public let boxCounts: [Int]
+    public let model: SSDModel
+    public let loss: SSDLoss
+    public let optimizer: Optimizer
+    public let schedule: LearningRateSchedule
+
+    public init(config c: RunConfig) throws {
+        config = c
+        if let p = c.problems().first { throw ConfigError(source: "config", key: p.key, problem: p.problem) }
+        func open(_ specs: [String], key: String) throws -> ShardSet {
+            do { return try ShardSet(specs) } catch { throw ConfigError(source: "config", key: key, problem: "\(error)") }
+        }
+        trainSet = try open(c.data.train, key: "data.train")
+        guard trainSet.count > 0 else { throw ConfigError(source: "config", key: "data.train", problem: "the shards hold no screens") }
+        classNames = trainSet.classNames
+        guard classNames.count == c.model.numClasses else {
+            throw ConfigError(source: "config", key: "model.num_classes",
+                              problem: "is \(c.model.numClasses) but the training shards have \(classNames.count) classes (\(classNames.joined(separator: ", ")))")
+        }
+        if c.data.val.isEmpty {
+            valSet = nil
+            valImages = []
+        } else {
+            let v = try open(c.data.val, key: "data.val")
+            guard v.classNames == classNames else {
+                throw ConfigError(source: "config", key: "data.val", problem: "the validation shards' classes (\(v.classNames.joined(separator: ", "))) differ from the training shards'")
+            }
+            valSet = v
+            let limit = min(v.count, c.data.valLimit ?? v.count)
+            valImages = Array(EvaluationLoader.groundTruth(v, classMap: nil).images.prefix(limit))
+        }
+        var counts = [Int](repeating: 0, count: classNames.count)
+        for r in trainSet.readers { for l in r.labels { counts[Int(l)] += 1 } }
+        boxCounts = counts
+
+        var g = SeededGenerator(seed: c.seed)
+        model = SSDModel(config: c.model, generator: &g)
+        loss = SSDLoss(model: model, config: c.loss, classWeights: c.loss.balance.weights(counts: counts))
+        optimizer = Self.optimizer(c.optimizer, model: model)
+        schedule = Self.schedule(c.schedule, learningRate: c.optimizer.learningRate, steps: c.steps)
+    }
+
+    /// Weight decay on conv weights only: biases and batch-norm scale and shift are left alone.
+    static func optimizer(_ o: OptimizerConfig, model: SSDModel) -> Optimizer {
+        let named = model.namedParameters()
+        let groups = [ParameterGroup(parameters: named.filter { $0.tensor.shape.count == 4 }.map(\.tensor), weightDecay: o.weightDecay),
+                      ParameterGroup(parameters: named.filter { $0.tensor.shape.count != 4 }.map(\.tensor), weightDecay: 0)]
+        switch o.name {
+        case .sgd: return SGD(groups: groups, momentum: o.momentum, nesterov: o.nesterov)
+        case .adamw: return AdamW(groups: groups, beta1: o.beta1, beta2: o.beta2, epsilon: o.epsilon)
+        }
+    }
+
+    static func schedule(_ s: ScheduleConfig, learningRate lr: Float, steps: Int) -> LearningRateSchedule {
+        switch s.name {
+        case .warmupCosine:
+            return WarmupCosine(base: lr, warmupSteps: s.warmupSteps, totalSteps: steps, warmupFactor: s.warmupFactor, minimum: s.minLearningRate)
+        case .step:
+            return StepDecay(base: lr, milestones: s.milestones, gamma: s.gamma, warmupSteps: s.warmupSteps, warmupFactor: s.warmupFactor)
+        case .constant:
+            return StepDecay(base: lr, milestones: [], gamma: 1, warmupSteps: s.warmupSteps, warmupFactor: s.warmupFactor)
+        }
+    }
+
+    /// The engine threads the run uses (0 in the config: one per core).
+    public var threads: Int { config.threads == 0 ? Parallel.defaultThreadCount : config.threads }
+}
