@@ -116,7 +116,7 @@ public final class Trainer {
             }
             valSet = v
             let limit = min(v.count, c.data.valLimit ?? v.count)
-            valImages = Array(EvaluationLoader.groundTruth(v, classMap: nil).images.prefix(limit))
+            valImages = Array(try EvaluationLoader.groundTruth(v, classMap: nil).images.prefix(limit))
         }
 
         var counts = [Int](repeating: 0, count: classNames.count)
@@ -273,10 +273,12 @@ public final class Trainer {
         let dets = try ShardInference.detections(detector, set: valSet, indices: Array(0..<valImages.count), batchSize: config.batchSize)
         let out = folder.appendingPathComponent("validation")
         let input = EvaluationInput(classNames: classNames, images: valImages, detections: dets)
-        let outcome = try EvaluationWriter.evaluate(input, title: "Validation of \(folder.lastPathComponent) at step \(state.step)", to: out)
-        try ShardInference.json(dets, classNames: classNames).write(to: out.appendingPathComponent("detections.json"), options: .atomic)
-        appendToLog(EvaluationTable.render(outcome.result, picks: outcome.picks))
-        return (outcome.result.map50, outcome.result.mapCenter)
+        let summary = Evaluator().summarize(input)
+        try EvaluationFiles.write(summary, to: out)
+        try EvaluationReport(summary, title: "Validation of \(folder.lastPathComponent) at step \(state.step)").write(to: out.appendingPathComponent("report.html"))
+        try DetectionsFile.write(dets, classNames: classNames, to: out.appendingPathComponent("detections.json"))
+        appendToLog(EvaluationTable.render(summary))
+        return (summary.result.map50, summary.result.mapCenter)
     }
 
     private func save(isBest: Bool) throws {

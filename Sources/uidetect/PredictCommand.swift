@@ -1,5 +1,6 @@
 import ArgumentParser
 import Detection
+import Evaluation
 import Foundation
 import Images
 import Training
@@ -61,7 +62,7 @@ struct Predict: ParsableCommand {
             }
             progress.finish()
             let json = outURL.appendingPathComponent("detections.json")
-            try ShardInference.json(all, classNames: predictor.classNames).write(to: json, options: .atomic)
+            try DetectionsFile.write(all, classNames: predictor.classNames, to: json)
             let done = files.count - skipped.count
             print(String(format: "%d screenshots, %d detections, %.2f s per screenshot", done, all.count, Date().timeIntervalSince(start) / Double(max(1, done))))
             for s in skipped { print("skipped \(s)") }
