@@ -79,6 +79,7 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),

@@ -14,23 +14,6 @@ public struct DeploymentFilter: Sendable {
 
     public init(thresholds: [String: Float] = [:]) { self.thresholds = thresholds }
 
-    /// Reads the per-class thresholds of a `thresholds.json` (evaluation.md: `{"classes": {name: {"threshold": t, ...} | null}}`).
-    public static func thresholds(from url: URL) throws -> [String: Float] {
-        guard let data = try? Data(contentsOf: url) else { throw DeploymentError(path: url.path, problem: "cannot read the file") }
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let classes = root["classes"] as? [String: Any] else {
-            throw DeploymentError(path: url.path, problem: "expected {\"classes\": {name: {\"threshold\": ...}}}")
-        }
-        var out: [String: Float] = [:]
-        for (name, value) in classes {
-            if value is NSNull { continue }
-            guard let entry = value as? [String: Any], let t = (entry["threshold"] as? NSNumber)?.floatValue, t.isFinite else {
-                throw DeploymentError(path: url.path, problem: "class '\(name)': 'threshold' must be a finite number or the class null")
-            }
-            out[name] = t
-        }
-        return out
-    }
-
     /// Applies the thresholds, then cross-class suppression, to one image's detections.
     public func apply(_ all: [DetectedBox], classNames: [String]) -> [DetectedBox] {
         let detections = all.filter { d in thresholds[classNames[d.label]].map { d.score >= $0 } ?? true }
@@ -51,9 +34,3 @@ public struct DeploymentFilter: Sendable {
     }
 }
 
-/// A thresholds file that cannot be used.
-public struct DeploymentError: Error, CustomStringConvertible {
-    public let path: String
-    public let problem: String
-    public var description: String { "\(path): \(problem)" }
-}

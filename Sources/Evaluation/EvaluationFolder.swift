@@ -1,21 +1,9 @@
 import Foundation
 
-extension ThresholdStrategy {
-    /// Parses `max_f1`, `min_precision:P` or `min_recall:R` (`=` also separates).
-    public init?(parsing text: String) {
-        let parts = text.split(whereSeparator: { $0 == ":" || $0 == "=" }).map(String.init)
-        switch (parts.first, parts.count) {
-        case ("max_f1", 1): self = .maxF1
-        case ("min_precision", 2): guard let v = Double(parts[1]), (0...1).contains(v) else { return nil }; self = .minPrecision(v)
-        case ("min_recall", 2): guard let v = Double(parts[1]), (0...1).contains(v) else { return nil }; self = .minRecall(v)
-        default: return nil
-        }
-    }
-}
-
-/// A finished evaluation read back from its folder: per class, the ground-truth
-/// count and the PR curve (enough to pick thresholds or compare runs).
+/// A finished evaluation read back from its folder: per class, the figures of metrics.json and the
+/// PR curve of pr_curves.csv (enough to pick thresholds or compare runs); its other files on request.
 public struct EvaluationFolder {
+    /// One class's figures and curve.
     public struct ClassEntry {
         public var name: String
         public var gtCount: Int
@@ -23,39 +11,39 @@ public struct EvaluationFolder {
         public var apCenter: Double?
         public var curve: [PRPoint]
     }
-    public var path: String
+    /// The folder.
+    public var url: URL
+    /// Its metrics.json as read.
+    public var metrics: MetricsFile
+    /// Per class in vocabulary order: metrics.json's figures with the class's curve.
     public var classes: [ClassEntry]
-    public var map50: Double?
-    public var mapCenter: Double?
+    public var path: String { url.path }
+    public var map50: Double? { metrics.map50 }
+    public var mapCenter: Double? { metrics.mapCenter }
 
+    /// Reads metrics.json and pr_curves.csv of `folder`.
     public init(_ folder: URL) throws {
-        path = folder.path
-        let metricsURL = folder.appendingPathComponent("metrics.json")
-        guard let data = try? Data(contentsOf: metricsURL),
-              let metrics = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let classes = metrics["classes"] as? [[String: Any]] else {
-            throw EvaluationInputError(path: metricsURL.path, position: "file", problem: "missing or not an evaluation's metrics.json")
+        url = folder
+        metrics = try MetricsFile(contentsOf: folder.appendingPathComponent(MetricsFile.fileName))
+        let curves = try PRCurvesFile.read(folder.appendingPathComponent(PRCurvesFile.fileName), classNames: metrics.classes.map(\.name))
+        classes = zip(metrics.classes, curves).map { c, curve in
+            ClassEntry(name: c.name, gtCount: c.gtCount, ap50: c.ap50, apCenter: c.apCenter, curve: curve)
         }
-        var entries: [ClassEntry] = []
-        for (i, c) in classes.enumerated() {
-            guard let name = c["name"] as? String, let g = c["gt_count"] as? Int else {
-                throw EvaluationInputError(path: metricsURL.path, position: "classes[\(i)]", problem: "needs 'name' and 'gt_count'")
-            }
-            entries.append(ClassEntry(name: name, gtCount: g, ap50: c["ap50"] as? Double, apCenter: c["ap_center"] as? Double, curve: []))
+    }
+
+    /// The folder's thresholds.json.
+    public func thresholds() throws -> ThresholdsFile {
+        try ThresholdsFile(contentsOf: url.appendingPathComponent(ThresholdsFile.fileName))
+    }
+
+    /// The folder's confusion_matrix.csv, which must hold the classes of its metrics.json.
+    public func confusion() throws -> ConfusionMatrix {
+        let file = url.appendingPathComponent(ConfusionMatrixFile.fileName)
+        let matrix = try ConfusionMatrixFile.read(file)
+        let names = classes.map(\.name)
+        guard matrix.classNames == names else {
+            throw EvaluationInputError(path: file.path, position: "line 1", problem: "classes \(matrix.classNames) differ from metrics.json's \(names)")
         }
-        map50 = metrics["map50"] as? Double
-        mapCenter = metrics["map_center"] as? Double
-        let curvesURL = folder.appendingPathComponent("pr_curves.csv")
-        if let text = try? String(contentsOf: curvesURL, encoding: .utf8) {
-            let index = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.name, $0) })
-            for (n, line) in text.split(separator: "\n").enumerated().dropFirst() {
-                let f = line.split(separator: ",").map(String.init)
-                guard f.count == 6, let k = index[f[0]], let t = Double(f[1]), let p = Double(f[2]), let r = Double(f[3]), let tp = Int(f[4]), let fp = Int(f[5]) else {
-                    throw EvaluationInputError(path: curvesURL.path, position: "line \(n + 1)", problem: "expected class,threshold,precision,recall,tp,fp with a known class")
-                }
-                entries[k].curve.append(PRPoint(threshold: t, precision: p, recall: r, tp: tp, fp: fp))
-            }
-        }
-        self.classes = entries
+        return matrix
     }
 }

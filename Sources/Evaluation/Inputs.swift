@@ -42,7 +42,7 @@ public struct EvaluationInput {
     }
 }
 
-/// Bad evaluation input, naming the file and the position of the offending record.
+/// A file an evaluation reads or writes that is wrong: names the file, the position (record, line or field) and the problem.
 public struct EvaluationInputError: Error, CustomStringConvertible, Equatable {
     public let path: String
     public let position: String
@@ -58,15 +58,22 @@ public struct EvaluationInputError: Error, CustomStringConvertible, Equatable {
 /// Loads ground truth and detections, renaming through a class map if given.
 public enum EvaluationLoader {
     /// Ground truth from shards. With a class map, boxes are renamed through its `source` section
-    /// onto its common classes and boxes of unmapped classes are dropped.
-    public static func groundTruth(_ set: ShardSet, classMap: ClassMap?) -> (classNames: [String], images: [GroundTruthImage]) {
+    /// onto its common classes and boxes of unmapped classes are dropped. An image id in two shards is
+    /// refused: the evaluator would otherwise merge two screens' boxes into one.
+    public static func groundTruth(_ set: ShardSet, classMap: ClassMap?) throws -> (classNames: [String], images: [GroundTruthImage]) {
         let names = classMap?.commonClasses ?? set.classNames
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         // Source label -> evaluation label (nil: dropped).
         let mapping: [Int?] = set.classNames.map { name in classMap.map { $0.map(name, from: .source).flatMap { index[$0] } } ?? index[name] }
         var images: [GroundTruthImage] = []
+        // Image id -> the shard that holds it; each shard's reader already refuses duplicates within it.
+        var shardOf: [String: String] = [:]
         for r in set.readers {
             for i in 0..<r.count {
+                if let other = shardOf.updateValue(r.url.path, forKey: r.imageIDs[i]) {
+                    throw EvaluationInputError(path: r.url.path, position: "image_ids entry \(i)",
+                                               problem: "image_id '\(r.imageIDs[i])' is also in \(other); each screen must be in one shard only")
+                }
                 var boxes: [Box] = [], labels: [Int] = []
                 for row in r.boxRange(i) {
                     guard let l = mapping[Int(r.labels[row])] else { continue }

@@ -17,6 +17,34 @@ public enum ThresholdStrategy: Equatable, Sendable, CustomStringConvertible {
         case .minRecall(let r): return "min_recall \(r)"
         }
     }
+
+    /// Parses `max_f1`, `min_precision:P` or `min_recall:R` (`=` or a space, as `description` writes, also separates).
+    public init?(parsing text: String) {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == "=" || $0 == " " }).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("max_f1", 1): self = .maxF1
+        case ("min_precision", 2): guard let v = Double(parts[1]), (0...1).contains(v) else { return nil }; self = .minPrecision(v)
+        case ("min_recall", 2): guard let v = Double(parts[1]), (0...1).contains(v) else { return nil }; self = .minRecall(v)
+        default: return nil
+        }
+    }
+}
+
+/// A strategy is stored as its description (`"min_recall 0.5"`), as thresholds.json has always held it.
+extension ThresholdStrategy: Codable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        guard let s = Self(parsing: text) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "'\(text)' is not max_f1, min_precision P or min_recall R (P, R in [0, 1])")
+        }
+        self = s
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
 }
 
 /// A picked threshold with what it gives.
@@ -65,6 +93,12 @@ public struct ConfusionMatrix: Equatable, Sendable {
     public var classNames: [String]
     /// (K + 1) x (K + 1): rows ground truth, columns detections, index K = background.
     public var counts: [[Int]]
+
+    /// A matrix as counted before, e.g. read back from confusion_matrix.csv.
+    public init(classNames: [String], counts: [[Int]]) {
+        self.classNames = classNames
+        self.counts = counts
+    }
 
     /// Keeps detections at or above their class's threshold (0.5 where none), then pairs them
     /// with ground truth of any class per image in order of decreasing IoU.

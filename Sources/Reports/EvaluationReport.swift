@@ -7,26 +7,23 @@ import Foundation
 /// raw and normalised by row (as the paper's Figure 6). Pictures are inline
 /// SVG drawn here; nothing is fetched from the network.
 public struct EvaluationReport {
-    public var result: EvaluationResult
-    public var thresholds: [PickedThreshold?]
-    public var strategy: ThresholdStrategy
-    public var confusion: ConfusionMatrix
-    /// AP50 and AP-center (percent) to show beside ours, by class name (e.g. the paper's).
-    public var reference: [String: (Double, Double)]
-    public var referenceName: String
+    public var summary: EvaluationSummary
+    /// Figures to show beside ours; the paper's for its vocabulary unless set otherwise.
+    public var reference: ReferenceFigures?
     public var title: String
 
-    public init(result: EvaluationResult, thresholds: [PickedThreshold?], strategy: ThresholdStrategy, confusion: ConfusionMatrix,
-                reference: [String: (Double, Double)] = [:], referenceName: String = "", title: String) {
-        self.result = result
-        self.thresholds = thresholds
-        self.strategy = strategy
-        self.confusion = confusion
-        self.reference = reference
-        self.referenceName = referenceName
+    /// The page of `summary`, with the paper's figures when it covers the default vocabulary.
+    public init(_ summary: EvaluationSummary, title: String) {
+        self.summary = summary
+        self.reference = ReferenceFigures.paper(for: summary.result.classes.map(\.name))
         self.title = title
     }
 
+    private var result: EvaluationResult { summary.result }
+    private var thresholds: [PickedThreshold?] { summary.picks }
+    private var confusion: ConfusionMatrix { summary.confusion }
+
+    /// The whole page: inline CSS and SVG, no external resources.
     public func html() -> String {
         var h = """
         <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
@@ -38,7 +35,7 @@ public struct EvaluationReport {
         .curve h4{margin:0 0 4px 0;font-size:13px}.note{color:#666;font-size:12px}
         </style></head><body>
         <h1>\(escape(title))</h1>
-        <p>\(result.images) images, IoU \(result.iouThreshold), \(result.interpolation.rawValue) interpolation; thresholds picked by \(escape(strategy.description)).</p>
+        <p>\(result.images) images, IoU \(result.iouThreshold), \(result.interpolation.rawValue) interpolation; thresholds picked by \(escape(summary.strategy.description)).</p>
         """
         h += table()
         h += "<h2>Precision-recall curves</h2><p class=\"note\">Blue: precision against recall; the dot marks the picked threshold.</p><div class=\"curves\">"
@@ -57,19 +54,18 @@ public struct EvaluationReport {
     }
 
     private func table() -> String {
-        let hasReference = !reference.isEmpty
         var h = "<table><tr><th>class</th><th>AP50</th><th>AP-center</th><th>GT</th><th>detections</th><th>threshold</th><th>precision</th><th>recall</th><th>F1</th>"
-        if hasReference { h += "<th>\(escape(referenceName)) AP50</th><th>\(escape(referenceName)) AP-center</th>" }
+        if let reference { h += "<th>\(escape(reference.name)) AP50</th><th>\(escape(reference.name)) AP-center</th>" }
         h += "</tr>"
         func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "&ndash;" }
         for (c, p) in zip(result.classes, thresholds) {
             h += "<tr><td>\(escape(c.name))</td><td>\(pct(c.ap50))</td><td>\(pct(c.apCenter))</td><td>\(c.gtCount)</td><td>\(c.detections)</td>"
             h += "<td>\(p.map { String(format: "%.3f", $0.threshold) } ?? "&ndash;")</td><td>\(pct(p?.precision))</td><td>\(pct(p?.recall))</td><td>\(pct(p?.f1))</td>"
-            if hasReference { h += reference[c.name].map { String(format: "<td>%.1f</td><td>%.1f</td>", $0.0, $0.1) } ?? "<td></td><td></td>" }
+            if let reference { h += reference.perClass[c.name].map { String(format: "<td>%.1f</td><td>%.1f</td>", $0.ap50, $0.apCenter) } ?? "<td></td><td></td>" }
             h += "</tr>"
         }
         h += "<tr><th>mean</th><th>\(pct(result.map50))</th><th>\(pct(result.mapCenter))</th><th colspan=\"6\"></th>"
-        if hasReference, let m = reference["mean"] { h += String(format: "<th>%.1f</th><th>%.1f</th>", m.0, m.1) }
+        if let m = reference?.mean { h += String(format: "<th>%.1f</th><th>%.1f</th>", m.ap50, m.apCenter) }
         h += "</tr><tr><th>weighted by GT</th><th>\(pct(result.map50Weighted))</th><th>\(pct(result.mapCenterWeighted))</th><th colspan=\"6\"></th></tr></table>"
         return h
     }

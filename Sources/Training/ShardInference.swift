@@ -34,18 +34,4 @@ public enum ShardInference {
         }
         return out
     }
-
-    /// Detections as the JSON of evaluation.md: `[{"image_id", "class", "score", "box"}]`, one per line.
-    public static func json(_ detections: [ScoredDetection], classNames: [String]) -> Data {
-        var text = "[\n"
-        for (i, d) in detections.enumerated() {
-            let name = classNames[d.label].replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            let id = d.imageID.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            text += "{\"image_id\": \"\(id)\", \"class\": \"\(name)\", \"score\": \(d.score), "
-            text += "\"box\": [\(d.box.xMin), \(d.box.yMin), \(d.box.xMax), \(d.box.yMax)]}"
-            text += i + 1 < detections.count ? ",\n" : "\n"
-        }
-        text += "]\n"
-        return Data(text.utf8)
-    }
 }

@@ -16,10 +16,12 @@ final class ValidationHook: TrainingHook {
         let dets = try ShardInference.detections(detector, set: valSet, indices: Array(0..<setup.valImages.count), batchSize: c.batchSize)
         let out = trainer.folder.validation
         let input = EvaluationInput(classNames: setup.classNames, images: setup.valImages, detections: dets)
-        let outcome = try EvaluationWriter.evaluate(input, title: "Validation of \(trainer.folder.name) at step \(record.step)", to: out)
-        try ShardInference.json(dets, classNames: setup.classNames).write(to: out.appendingPathComponent("detections.json"), options: .atomic)
-        trainer.logger.debug("\(EvaluationTable.render(outcome.result, picks: outcome.picks))")
-        let scores = ValidationScores(map50: outcome.result.map50, mapCenter: outcome.result.mapCenter)
+        let summary = Evaluator().summarize(input)
+        try EvaluationFiles.write(summary, to: out)
+        try EvaluationReport(summary, title: "Validation of \(trainer.folder.name) at step \(record.step)").write(to: out.appendingPathComponent("report.html"))
+        try DetectionsFile.write(dets, classNames: setup.classNames, to: out.appendingPathComponent("detections.json"))
+        trainer.logger.debug("\(EvaluationTable.render(summary))")
+        let scores = ValidationScores(map50: summary.result.map50, mapCenter: summary.result.mapCenter)
         if let m = scores.map50, m > (trainer.state.bestMAP50 ?? -1) {
             trainer.state.bestMAP50 = m
             trainer.state.bestStep = record.step

@@ -46,7 +46,7 @@ public struct TrainingSetup {
             }
             valSet = v
             let limit = min(v.count, c.data.valLimit ?? v.count)
-            valImages = Array(EvaluationLoader.groundTruth(v, classMap: nil).images.prefix(limit))
+            valImages = Array(try EvaluationLoader.groundTruth(v, classMap: nil).images.prefix(limit))
         }
         var counts = [Int](repeating: 0, count: classNames.count)
         for r in trainSet.readers { for l in r.labels { counts[Int(l)] += 1 } }

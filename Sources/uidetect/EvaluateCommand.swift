@@ -38,7 +38,7 @@ struct Evaluate: ParsableCommand {
         try reportingErrors {
             let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
             let set = try ShardSet(data)
-            let (names, images) = EvaluationLoader.groundTruth(set, classMap: map)
+            let (names, images) = try EvaluationLoader.groundTruth(set, classMap: map)
             let ids = Set(images.map(\.imageID))
             let outURL = URL(fileURLWithPath: out)
             let dets: [Evaluation.Detection]
@@ -59,15 +59,17 @@ struct Evaluate: ParsableCommand {
                 progress.finish()
                 try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
                 let json = outURL.appendingPathComponent("detections.json")
-                try ShardInference.json(found, classNames: modelClasses).write(to: json, options: .atomic)
+                try DetectionsFile.write(found, classNames: modelClasses, to: json)
                 // Read back through the evaluator's own loader: the class map and vocabulary checks apply as for any detections.
                 dets = try EvaluationLoader.detectionsJSON(json, classNames: names, imageIDs: ids, classMap: map)
                 title = "Evaluation of \(weights.path)" + (step.map { " (step \($0))" } ?? "")
                 print("\(found.count) detections on \(set.count) screens written to \(json.path)")
             }
             let input = EvaluationInput(classNames: names, images: images, detections: dets)
-            let outcome = try EvaluationWriter.evaluate(input, iou: iou, interpolation: interpolation, title: title, to: outURL)
-            print(EvaluationTable.render(outcome.result, picks: outcome.picks))
+            let summary = Evaluator(iouThreshold: iou, interpolation: interpolation).summarize(input)
+            try EvaluationFiles.write(summary, to: outURL)
+            try EvaluationReport(summary, title: title).write(to: outURL.appendingPathComponent("report.html"))
+            print(EvaluationTable.render(summary))
             print("wrote metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv to \(out)")
             print("report: \(outURL.appendingPathComponent("report.html").path)")
         }

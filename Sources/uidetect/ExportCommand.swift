@@ -1,6 +1,7 @@
 import ArgumentParser
 import Detection
 import Export
+import Evaluation
 import Foundation
 import Training
 
@@ -29,7 +30,7 @@ struct ExportCommand: ParsableCommand {
             let (model, names, step) = try DetectorWeights.read(weights)
             var extra: [String: String] = [:]
             if let thresholds {
-                let picked = try DeploymentFilter.thresholds(from: URL(fileURLWithPath: thresholds))
+                let picked = try ThresholdsFile(contentsOf: URL(fileURLWithPath: thresholds)).thresholdsByClass
                 if let unknown = picked.keys.sorted().first(where: { !names.contains($0) }) {
                     throw ValidationError("\(thresholds) names class '\(unknown)', which \(weights.path) does not have")
                 }

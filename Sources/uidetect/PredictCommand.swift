@@ -1,5 +1,6 @@
 import ArgumentParser
 import Detection
+import Evaluation
 import Foundation
 import Images
 import Training
@@ -32,7 +33,7 @@ struct Predict: ParsableCommand {
 
     private func body() throws {
         try reportingErrors {
-            let perClass = try thresholds.map { try DeploymentFilter.thresholds(from: URL(fileURLWithPath: $0)) } ?? [:]
+            let perClass = try thresholds.map { try ThresholdsFile(contentsOf: URL(fileURLWithPath: $0)).thresholdsByClass } ?? [:]
             let (model, classNames, _) = try DetectorWeights.read(try DetectorWeights.resolve(checkpoint))
             if let unknown = perClass.keys.sorted().first(where: { !classNames.contains($0) }) {
                 throw ValidationError("\(thresholds!): names class '\(unknown)', which the detector does not have (\(classNames.joined(separator: ", ")))")
@@ -68,7 +69,7 @@ struct Predict: ParsableCommand {
             }
             progress.finish()
             let json = outURL.appendingPathComponent("detections.json")
-            try ShardInference.json(all, classNames: classNames).write(to: json, options: .atomic)
+            try DetectionsFile.write(all, classNames: classNames, to: json)
             let done = files.count - skipped.count
             print(String(format: "%d screenshots, %d detections, %.2f s per screenshot", done, all.count, Date().timeIntervalSince(start) / Double(max(1, done))))
             for s in skipped { print("skipped \(s)") }

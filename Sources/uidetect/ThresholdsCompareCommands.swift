@@ -53,7 +53,7 @@ struct Thresholds: ParsableCommand {
         }
         let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
         let set = try ShardSet(data)
-        let (names, images) = EvaluationLoader.groundTruth(set, classMap: map)
+        let (names, images) = try EvaluationLoader.groundTruth(set, classMap: map)
         let ids = Set(images.map(\.imageID))
         let dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections!), classNames: names, imageIDs: ids, classMap: map)
         let result = Evaluator(iouThreshold: iou).evaluate(EvaluationInput(classNames: names, images: images, detections: dets))
@@ -67,19 +67,18 @@ struct Thresholds: ParsableCommand {
             if let unknown = perClass.keys.sorted().first(where: { name in !classes.contains { $0.name == name } }) {
                 throw ValidationError("--class names '\(unknown)', which is not in the vocabulary (\(classes.map(\.name).joined(separator: ", ")))")
             }
-            var picked: [String: Any] = [:]
+            var picked: [String: ThresholdsFile.Entry?] = [:]
             print("class                 strategy                 threshold   prec    rec     F1")
             for c in classes {
                 let s = perClass[c.name] ?? strategy
                 let pick = ThresholdPicker.pick(c.curve, groundTruth: c.gtCount, strategy: s)
-                picked[c.name] = pick.map { ["threshold": $0.threshold, "precision": $0.precision, "recall": $0.recall, "f1": $0.f1, "strategy": s.description] as [String: Any] } ?? NSNull()
+                picked.updateValue(pick.map { ThresholdsFile.Entry($0, strategy: s) }, forKey: c.name)  // a nil pick stays as null
                 let figures = pick.map { String(format: "%9.3f  %5.1f  %5.1f  %5.1f", $0.threshold, 100 * $0.precision, 100 * $0.recall, 100 * $0.f1) }
                     ?? (c.gtCount == 0 ? "        - (no ground truth)" : "        - (no point reaches it)")
                 print(c.name.padding(toLength: 21, withPad: " ", startingAt: 0) + " " + s.description.padding(toLength: 24, withPad: " ", startingAt: 0) + figures)
             }
-            let object: [String: Any] = ["strategy": strategy.description, "classes": picked]
-            let url = URL(fileURLWithPath: out ?? (evaluation! as NSString).appendingPathComponent("thresholds.json"))
-            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: url, options: .atomic)
+            let url = URL(fileURLWithPath: out ?? (evaluation! as NSString).appendingPathComponent(ThresholdsFile.fileName))
+            try ThresholdsFile(strategy: strategy, classes: picked).write(to: url)
             print("wrote \(url.path)")
         }
     }

@@ -275,7 +275,7 @@ final class DetectorTests: XCTestCase {
 
 
 final class DeploymentFilterTests: XCTestCase {
-    func testSimilarClassesSuppressEachOtherAndThresholdsApply() throws {
+    func testSimilarClassesSuppressEachOtherAndThresholdsApply() {
         let names = ["icon", "picture", "text", "container", "text_field"]
         let a = Box(xMin: 0, yMin: 0, xMax: 10, yMax: 10), nearlyA = Box(xMin: 0, yMin: 0, xMax: 10, yMax: 10.5)
         let dets = [
@@ -289,11 +289,7 @@ final class DeploymentFilterTests: XCTestCase {
         XCTAssertEqual(kept.map(\.label), [0, 4, 2])
         // Thresholds come before the similar-class step (ssd-model.md): the icon, under its
         // threshold, is not shown, so it no longer removes the picture it overlaps.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thr-\(UUID().uuidString).json")
-        try #"{"strategy": "max_f1", "classes": {"icon": {"threshold": 0.95, "precision": 1, "recall": 0.5, "f1": 0.6}, "text": null}}"#
-            .write(to: dir, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let filter = DeploymentFilter(thresholds: try DeploymentFilter.thresholds(from: dir))
+        let filter = DeploymentFilter(thresholds: ["icon": 0.95])
         XCTAssertEqual(filter.apply(dets, classNames: names).map(\.label), [4, 1, 2], "the icon is under its threshold; text has none")
     }
 }

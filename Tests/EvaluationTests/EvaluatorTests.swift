@@ -135,7 +135,7 @@ final class EvaluatorTests: XCTestCase {
         let m = ConfusionMatrix(input, thresholds: [nil, nil])
         // icon->icon (IoU 1 first); the text detection on I is left over (false alarm); T is missed; the far icon is a false alarm.
         XCTAssertEqual(m.counts, [[1, 0, 0], [0, 0, 1], [1, 1, 0]])
-        XCTAssertEqual(EvaluationFiles.confusionCSV(m), "ground_truth,icon,text,background\nicon,1,0,0\ntext,0,0,1\nbackground,1,1,0\n")
+        XCTAssertEqual(CSV.text(ConfusionMatrixFile.rows(m)), "ground_truth,icon,text,background\nicon,1,0,0\ntext,0,0,1\nbackground,1,1,0\n")
         let lower = ConfusionMatrix(input, thresholds: [nil, 0.05])
         XCTAssertEqual(lower.counts[1][1], 1, "a per-class threshold keeps the low-scored text detection")
     }
@@ -207,7 +207,8 @@ final class EvaluationFolderTests: XCTestCase {
         let picks = result.classes.map { ThresholdPicker.pick($0.curve, groundTruth: $0.gtCount, strategy: .maxF1) }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eval-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try EvaluationFiles.write(result, thresholds: picks, strategy: .maxF1, confusion: ConfusionMatrix(input, thresholds: [nil, nil]), to: dir)
+        let summary = EvaluationSummary(result: result, strategy: .maxF1, picks: picks, confusion: ConfusionMatrix(input, thresholds: [nil, nil]))
+        try EvaluationFiles.write(summary, to: dir)
         let folder = try EvaluationFolder(dir)
         XCTAssertEqual(folder.classes.map(\.name), ["a", "b"])
         XCTAssertEqual(folder.classes[0].curve, result.classes[0].curve)
@@ -242,7 +243,7 @@ final class CrossVocabularyTests: XCTestCase {
         default_vocabulary: {text: text, icon: icon, toggle_selected: toggle, toggle_unselected: toggle}
         """.write(to: mapURL, atomically: true, encoding: .utf8)
         let map = try ClassMap(contentsOf: mapURL)
-        let (names, images) = EvaluationLoader.groundTruth(try ShardSet([dir.path]), classMap: map)
+        let (names, images) = try EvaluationLoader.groundTruth(ShardSet([dir.path]), classMap: map)
         XCTAssertEqual(names, ["text", "icon", "toggle"])
         XCTAssertEqual(images[0].labels, [0, 1, 2], "List maps to nothing and is dropped")
         // Detections in the default vocabulary, by name and by index (11 = toggle_unselected); slider maps to nothing.

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Everything one evaluation computes: the metrics, a threshold per class, and the confusion matrix at those thresholds.
+///
+/// `EvaluationFiles.write` stores it as evaluation.md's files; the Reports module renders it for a person.
+public struct EvaluationSummary: Equatable, Sendable {
+    public var result: EvaluationResult
+    /// How `picks` were made.
+    public var strategy: ThresholdStrategy
+    /// One per class in vocabulary order; nil for a class without ground truth or where no point qualifies.
+    public var picks: [PickedThreshold?]
+    /// Counted at the picked thresholds (0.5 where there is none).
+    public var confusion: ConfusionMatrix
+
+    /// A summary of parts computed elsewhere.
+    public init(result: EvaluationResult, strategy: ThresholdStrategy, picks: [PickedThreshold?], confusion: ConfusionMatrix) {
+        self.result = result
+        self.strategy = strategy
+        self.picks = picks
+        self.confusion = confusion
+    }
+}
+
+extension Evaluator {
+    /// Evaluates `input`, picks each class's threshold by `strategy`, and counts the confusion matrix at those thresholds.
+    public func summarize(_ input: EvaluationInput, strategy: ThresholdStrategy = .maxF1) -> EvaluationSummary {
+        let result = evaluate(input)
+        let picks = result.classes.map { ThresholdPicker.pick($0.curve, groundTruth: $0.gtCount, strategy: strategy) }
+        let confusion = ConfusionMatrix(input, thresholds: picks.map { $0?.threshold }, iouThreshold: iouThreshold)
+        return EvaluationSummary(result: result, strategy: strategy, picks: picks, confusion: confusion)
+    }
+}
