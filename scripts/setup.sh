@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the C libraries UIDetect links against (Debian packages), quietly when already there.
+# With --tests, also the Python packages the test suite checks our files against
+# (scripts/requirements-test.txt, pinned).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType), the font the synthetic
 # screens and overlays draw text with, and h5dump, which the tests read our shards with.
@@ -22,4 +25,14 @@ fi
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: 'swift' is not on PATH; UIDetect needs Swift 6.0 or later" >&2
     exit 1
+fi
+
+if [ "${1:-}" = "--tests" ]; then
+    log=$(mktemp)
+    if ! python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-test.txt >"$log" 2>&1; then
+        cat "$log" >&2
+        echo "setup: could not install the Python test packages (scripts/requirements-test.txt)" >&2
+        exit 1
+    fi
+    rm -f "$log"
 fi

@@ -18,6 +18,8 @@ public struct GroupSplit {
     public struct Report: Equatable {
         /// Screens per part.
         public var images: [Int]
+        /// Groups (apps) per part.
+        public var groups: [Int]
         /// Per class, boxes per part.
         public var classCounts: [[Int]]
         /// Largest |share of a class's boxes in a part - the part's fraction| over classes with >= 20 boxes.
@@ -81,6 +83,7 @@ public struct GroupSplit {
         }
 
         var report = Report(images: [Int](repeating: 0, count: parts.count),
+                            groups: parts.indices.map { p in ranked.filter { result[members[$0]![0]] == p }.count },
                             classCounts: [[Int]](repeating: [Int](repeating: 0, count: parts.count), count: classes),
                             maxClassShareDeviation: 0, worstClass: nil)
         for (i, p) in result.enumerated() {
@@ -94,5 +97,42 @@ public struct GroupSplit {
             }
         }
         return (result, report)
+    }
+}
+
+extension GroupSplit {
+    /// Splits `set` by group and writes each part's screens, in the set's order, as shards
+    /// `folder/<part>/<part>-00000.h5`, ...; `progress` gets (part, screens written, screens in the part).
+    public func write(_ set: ShardSet, to folder: URL, shardSize: Int,
+                      progress: (_ part: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) throws -> (parts: [Int], report: Report) {
+        var groups: [String] = [], counts: [[Int]] = []
+        for r in set.readers {
+            for i in 0..<r.count {
+                groups.append(r.groupIDs[i])
+                var c = [Int](repeating: 0, count: set.classNames.count)
+                for l in r.labels[r.boxRange(i)] { c[Int(l)] += 1 }
+                counts.append(c)
+            }
+        }
+        let (assignment, report) = assign(groups: groups, classCounts: counts, classes: set.classNames.count)
+        for (p, part) in parts.enumerated() {
+            let dir = folder.appendingPathComponent(part.name)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            var writer: ShardWriter? = nil
+            var written = 0, file = 0
+            // Images pass through one at a time: memory stays bounded whatever the set's size.
+            for i in 0..<set.count where assignment[i] == p {
+                if writer == nil {
+                    writer = try ShardWriter(url: dir.appendingPathComponent(String(format: "%@-%05d.h5", part.name, file)),
+                                             classNames: set.classNames, imageSize: set.readers[set.locate(i).shard].imageSize)
+                }
+                try writer!.append(try set.record(at: i))
+                written += 1
+                if written % shardSize == 0 { try writer!.finish(); writer = nil; file += 1 }
+                if written % 50 == 0 { progress(part.name, written, report.images[p]) }
+            }
+            try writer?.finish()
+        }
+        return (assignment, report)
     }
 }

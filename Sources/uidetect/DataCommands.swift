@@ -158,41 +158,15 @@ struct Split: ParsableCommand {
             for p in parts where FileManager.default.fileExists(atPath: outURL.appendingPathComponent(p.name).path) {
                 throw ValidationError("\(outURL.appendingPathComponent(p.name).path) already exists; choose another --out")
             }
-            var groups: [String] = [], counts: [[Int]] = []
-            for r in set.readers {
-                for i in 0..<r.count {
-                    groups.append(r.groupIDs[i])
-                    var c = [Int](repeating: 0, count: set.classNames.count)
-                    for l in r.labels[r.boxRange(i)] { c[Int(l)] += 1 }
-                    counts.append(c)
-                }
-            }
             let splitter = GroupSplit(parts: parts, seed: seed)
-            let (assignment, report) = splitter.assign(groups: groups, classCounts: counts, classes: set.classNames.count)
-            // Write each part in the input's order, through bounded batches of images.
             let progress = ProgressLine()
-            for (p, part) in splitter.parts.enumerated() {
-                let dir = outURL.appendingPathComponent(part.name)
-                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-                var writer: ShardWriter? = nil
-                var written = 0, file = 0
-                for i in 0..<set.count where assignment[i] == p {
-                    if writer == nil {
-                        writer = try ShardWriter(url: dir.appendingPathComponent(String(format: "%@-%05d.h5", part.name, file)),
-                                                 classNames: set.classNames, imageSize: set.readers[set.locate(i).shard].imageSize)
-                    }
-                    try writer!.append(try set.record(at: i))
-                    written += 1
-                    if written % shardSize == 0 { try writer!.finish(); writer = nil; file += 1 }
-                    if written % 50 == 0 { progress.update("writing \(part.name): \(written)/\(report.images[p])", fractionDone: Double(written) / Double(max(1, report.images[p]))) }
-                }
-                try writer?.finish()
+            let (_, report) = try splitter.write(set, to: outURL, shardSize: shardSize) { part, done, total in
+                progress.update("writing \(part): \(done)/\(total)", fractionDone: Double(done) / Double(max(1, total)))
             }
             progress.finish()
             print("part        fraction  images  groups")
             for (p, part) in splitter.parts.enumerated() {
-                let g = Set(groups.indices.filter { assignment[$0] == p }.map { groups[$0] }).count
-                print(String(format: "%@ %8.3f %7d %7d", part.name.padding(toLength: 10, withPad: " ", startingAt: 0), part.fraction, report.images[p], g))
+                print(String(format: "%@ %8.3f %7d %7d", part.name.padding(toLength: 10, withPad: " ", startingAt: 0), part.fraction, report.images[p], report.groups[p]))
             }
             print("")
             print("class                  " + splitter.parts.map { $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) }.joined(separator: " ") + " (share of the class's boxes)")

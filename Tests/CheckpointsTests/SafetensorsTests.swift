@@ -29,10 +29,7 @@ final class SafetensorsTests: XCTestCase {
     func testPythonSafetensorsReadsOurFile() throws {
         let url = try folder().appendingPathComponent("w.safetensors")
         try Safetensors.write(tensors, metadata: ["layout": "NHWC, HWIO"], to: url)
-        if try runCommand(["python3", "-c", "import safetensors, numpy"]).0 != 0 {
-            let (status, log) = try runCommand(["python3", "-m", "pip", "install", "-q", "numpy", "safetensors"])
-            XCTAssertEqual(status, 0, log)
-        }
+        try requirePython(["safetensors", "numpy"])
         let script = """
         import json, sys
         from safetensors.numpy import load_file

@@ -18,12 +18,7 @@ final class PycocotoolsCrossCheckTests: XCTestCase {
 
 
     func testCoco101MatchesPycocotoolsOnRandomDataSets() throws {
-        // The test installs what it needs (numpy, pycocotools from PyPI).
-        let (check, _) = try runCommand(["python3", "-c", "import pycocotools, numpy"])
-        if check != 0 {
-            let (status, log) = try runCommand(["python3", "-m", "pip", "install", "-q", "numpy", "pycocotools"])
-            XCTAssertEqual(status, 0, "pip install failed: \(log)")
-        }
+        try requirePython(["pycocotools", "numpy"])
         var g = Generator(state: 2024)
         let classes = 3
         var inputs: [EvaluationInput] = []

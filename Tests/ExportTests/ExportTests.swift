@@ -27,13 +27,6 @@ func exportModel() -> SSDModel {
     return model
 }
 
-func python(_ modules: String, install packages: [String]) throws {
-    if try runCommand(["python3", "-c", "import \(modules)"]).0 != 0 {
-        let (status, log) = try runCommand(["python3", "-m", "pip", "install", "-q"] + packages)
-        XCTAssertEqual(status, 0, "pip install failed: \(log)")
-    }
-}
-
 final class ExportTests: XCTestCase {
     func folder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-export-\(UUID().uuidString)")
@@ -43,7 +36,7 @@ final class ExportTests: XCTestCase {
     }
 
     func testONNXRuntimeAgreesWithOurForwardPass() throws {
-        try python("onnxruntime, numpy, safetensors", install: ["numpy", "onnxruntime", "safetensors"])
+        try requirePython(["onnxruntime", "numpy", "safetensors"])
         let dir = try folder()
         let model = exportModel()
         let c = model.config
@@ -88,7 +81,7 @@ final class ExportTests: XCTestCase {
     }
 
     func testExportedSafetensorsReadBackInPython() throws {
-        try python("safetensors, numpy", install: ["numpy", "safetensors"])
+        try requirePython(["safetensors", "numpy"])
         let dir = try folder()
         let model = exportModel()
         let url = dir.appendingPathComponent("weights.safetensors")

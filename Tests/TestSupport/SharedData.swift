@@ -22,7 +22,7 @@ public func realUIScreens(file: StaticString = #filePath) throws -> URL {
     throw XCTSkip(message)
 }
 
-/// Shared data that CI must have.
+/// Something CI must have (shared data, the Python reference packages) that is missing.
 public struct SharedDataMissing: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
