@@ -46,6 +46,12 @@ public enum ModelInput {
     /// The rule in words, for files other programs read.
     public static let summary = "RGB, letterboxed top-left into input_width x input_height (aspect kept, black padding), scaled by x / 127.5 - 1"
 
+    /// Screenshots of any size letterboxed into `size`, as the network takes them, with each one's letterbox.
+    public static func batch(_ screens: [RGBImage], size: Size) -> (images: Tensor, letterboxes: [Letterbox]) {
+        let fitted = screens.map { $0.letterboxed(into: size) }
+        return (tensor(fitted.map(\.image)), fitted.map(\.letterbox))
+    }
+
     /// Images of one size as the network takes them: NHWC floats in [-1, 1].
     public static func tensor(_ images: [RGBImage]) -> Tensor {
         guard let first = images.first else { return Tensor.zeros([0]) }
@@ -92,16 +98,26 @@ public final class SSDDetector {
     /// Detections for NHWC `images` of the input size, in input pixels (inference mode, nothing recorded).
     public func detect(images: Tensor) -> [[DetectedBox]] {
         let (logits, deltas) = Autodiff.withoutTape { model.outputs(images: images, mode: .inference) }
-        return (0..<images.shape[0]).map { postProcess(logits: logits, deltas: deltas, image: $0) }
+        return detect(logits: logits, deltas: deltas)
+    }
+
+    /// Detections from outputs the model already computed, in input pixels.
+    public func detect(logits: Tensor, deltas: Tensor) -> [[DetectedBox]] {
+        (0..<logits.shape[0]).map { postProcess(logits: logits, deltas: deltas, image: $0) }
     }
 
     /// Detections on screenshots of any size, in each one's own pixels: each is letterboxed into
     /// the model's input, detected, passed through `filter` (in input pixels), mapped back and clipped.
     public func detect(screens: [RGBImage], filter: ([DetectedBox]) -> [DetectedBox] = { $0 }) -> [[DetectedBox]] {
-        let fitted = screens.map { $0.letterboxed(into: model.config.inputSize) }
-        return zip(detect(images: ModelInput.tensor(fitted.map(\.image))), fitted).map { found, f in
-            filter(found).compactMap { d in
-                let box = f.letterbox.backward(d.box).clipped(to: f.letterbox.original)
+        let batch = ModelInput.batch(screens, size: model.config.inputSize)
+        return Self.mapBack(detect(images: batch.images).map(filter), batch.letterboxes)
+    }
+
+    /// Detections in input pixels mapped back through each screen's letterbox and clipped to it.
+    public static func mapBack(_ found: [[DetectedBox]], _ letterboxes: [Letterbox]) -> [[DetectedBox]] {
+        zip(found, letterboxes).map { found, letterbox in
+            found.compactMap { d in
+                let box = letterbox.backward(d.box).clipped(to: letterbox.original)
                 return box.isValid ? DetectedBox(box: box, label: d.label, score: d.score) : nil
             }
         }

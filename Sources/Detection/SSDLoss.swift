@@ -63,6 +63,8 @@ public struct SSDLoss {
     public let model: SSDModel
     public let config: LossConfig
     public let assigner: TargetAssigner
+    /// Module paths kept fixed (`freeze`): their batch norm runs on its running statistics.
+    public var frozen: [String] = []
 
     /// `classWeights`: one per class, usually `config.balance.weights(counts:)` of the training boxes.
     public init(model: SSDModel, config: LossConfig, classWeights: [Float]) {
@@ -87,8 +89,13 @@ public struct SSDLoss {
 
     /// The loss for NHWC `images` with targets already assigned to anchors (training-mode batch norm).
     public func callAsFunction(images: Tensor, assigned: AssignedTargets) -> Value {
-        let n = images.shape[0]
-        let (logits, deltas) = model.outputs(images: images, mode: .training)
+        let (logits, deltas) = model.outputs(images: images, mode: .training, frozen: frozen)
+        return value(logits: logits, deltas: deltas, assigned: assigned)
+    }
+
+    /// The loss of outputs the model already computed (validation reuses its forward pass).
+    public func value(logits: Tensor, deltas: Tensor, assigned: AssignedTargets) -> Value {
+        let n = logits.shape[0]
         let a = assigner.anchors.count, k = model.config.numClasses
         precondition(assigned.images == n, "targets assigned for \(assigned.images) images, \(n) given")
         return Autodiff.section("loss") {

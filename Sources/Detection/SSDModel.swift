@@ -154,10 +154,19 @@ public final class SSDModel: Module {
         }
     }
 
-    /// Raw outputs for NHWC images (N, H, W, 3), as `run` computes them on tensors.
-    public func outputs(images: Tensor, mode: Mode) -> (classLogits: Tensor, boxDeltas: Tensor) {
-        var interpreter = TensorInterpreter(mode: mode)
+    /// Raw outputs for NHWC images (N, H, W, 3), as `run` computes them on tensors; batch norm
+    /// inside the `frozen` module paths runs on its running statistics.
+    public func outputs(images: Tensor, mode: Mode, frozen: [String] = []) -> (classLogits: Tensor, boxDeltas: Tensor) {
+        var interpreter = TensorInterpreter(mode: mode, frozen: frozen)
         return run(&interpreter, images: images)
+    }
+
+    /// The module paths of the parts a config may freeze: the four parts, and every module below them.
+    public var partNames: [String] {
+        func walk(_ prefix: String, _ m: any Module) -> [String] {
+            [prefix] + m.children.flatMap { walk(prefix + "." + $0.0, $0.1) }
+        }
+        return children.flatMap { walk($0.0, $0.1) }
     }
 
     /// Every convolution the network runs on a batch of `batch` images, in forward order.

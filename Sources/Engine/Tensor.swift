@@ -13,7 +13,7 @@ public final class Tensor {
     /// Gradient of the loss with respect to this tensor, filled by `backward()`.
     public internal(set) var gradStorage: Storage?
     /// Whether gradients flow into this tensor.
-    public let requiresGrad: Bool
+    public private(set) var requiresGrad: Bool
     /// The op that produced this tensor, if it was recorded.
     let node: Node?
 
@@ -25,6 +25,14 @@ public final class Tensor {
         self.storage = storage
         self.requiresGrad = requiresGrad
         self.node = node
+    }
+
+    /// Turns gradients into a leaf tensor (a parameter) on or off: a frozen parameter gets none,
+    /// and ops on frozen inputs record nothing unless another input needs a gradient.
+    public func setRequiresGradient(_ on: Bool) {
+        precondition(node == nil, "only leaf tensors (parameters, inputs) can change whether they need a gradient")
+        requiresGrad = on
+        if !on { gradStorage = nil }
     }
 
     /// A tensor holding `values` (row-major) in `shape`.

@@ -37,10 +37,21 @@ extension DepthwiseSeparable {
 /// Runs a network on tensors with the engine's differentiable ops.
 public struct TensorInterpreter: NetworkInterpreter {
     public let mode: Mode
-    public init(mode: Mode) { self.mode = mode }
+    /// Module paths whose batch norm runs on its running statistics even in training (frozen parts).
+    public let frozen: [String]
+
+    public init(mode: Mode, frozen: [String] = []) {
+        self.mode = mode
+        self.frozen = frozen
+    }
+
+    /// The mode of the layer at `name`: inference inside a frozen part.
+    func mode(of name: String) -> Mode {
+        mode == .training && frozen.contains(where: { name == $0 || name.hasPrefix($0 + ".") }) ? .inference : mode
+    }
 
     public func conv(_ layer: Conv2D, _ x: Tensor, name: String) -> Tensor { layer(x, mode: mode) }
-    public func convBNActivation(_ layer: ConvBNActivation, _ x: Tensor, name: String) -> Tensor { layer(x, mode: mode) }
+    public func convBNActivation(_ layer: ConvBNActivation, _ x: Tensor, name: String) -> Tensor { layer(x, mode: mode(of: name)) }
     public func relu(_ x: Tensor, name: String) -> Tensor { x.relu() }
     public func add(_ a: Tensor, _ b: Tensor, name: String) -> Tensor { a + b }
     public func upsampleNearest2x(_ x: Tensor, name: String) -> Tensor { x.upsampledNearest2x() }

@@ -24,19 +24,11 @@ public struct EvaluationReport {
     private var confusion: ConfusionMatrix { summary.confusion }
 
     /// The whole page: inline CSS and SVG, no external resources.
-    public func html() -> String {
-        var h = """
-        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
-        <style>
-        body{font-family:-apple-system,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1200px}
-        table{border-collapse:collapse;font-size:13px}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}
-        th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}
-        .curves{display:flex;flex-wrap:wrap;gap:12px}.curve{border:1px solid #ddd;padding:6px}
-        .curve h4{margin:0 0 4px 0;font-size:13px}.note{color:#666;font-size:12px}
-        </style></head><body>
-        <h1>\(escape(title))</h1>
-        <p>\(result.images) images, IoU \(result.iouThreshold), \(result.interpolation.rawValue) interpolation; thresholds picked by \(escape(summary.strategy.description)).</p>
-        """
+    public func html() -> String { HTML.page(title: title, body: body()) }
+
+    /// The page's content without its frame, for pages that show an evaluation among other things.
+    public func body() -> String {
+        var h = "<p>\(result.images) images, IoU \(result.iouThreshold), \(result.interpolation.rawValue) interpolation; thresholds picked by \(escape(summary.strategy.description)).</p>"
         h += table()
         h += "<h2>Precision-recall curves</h2><p class=\"note\">Blue: precision against recall; the dot marks the picked threshold.</p><div class=\"curves\">"
         for (c, pick) in zip(result.classes, thresholds) where c.gtCount > 0 { h += "<div class=\"curve\"><h4>\(escape(c.name))</h4>" + prCurve(c, pick) + "</div>" }
@@ -44,14 +36,11 @@ public struct EvaluationReport {
         for (c, pick) in zip(result.classes, thresholds) where c.gtCount > 0 { h += "<div class=\"curve\"><h4>\(escape(c.name))</h4>" + f1Curve(c, pick) + "</div>" }
         h += "</div><h2>Confusion matrix</h2><p class=\"note\">Rows: ground truth; columns: detections at the picked thresholds (0.5 where none); last row and column: background (missed boxes, false alarms).</p>"
         h += "<h3>Counts</h3>" + heatMap(normalised: false) + "<h3>Normalised by row</h3>" + heatMap(normalised: true)
-        h += "</body></html>\n"
         return h
     }
 
     /// Writes the page atomically.
-    public func write(to url: URL) throws {
-        try Data(html().utf8).write(to: url, options: .atomic)
-    }
+    public func write(to url: URL) throws { try HTML.write(html(), to: url) }
 
     private func table() -> String {
         var h = "<table><tr><th>class</th><th>AP50</th><th>AP-center</th><th>GT</th><th>detections</th><th>threshold</th><th>precision</th><th>recall</th><th>F1</th>"
@@ -141,7 +130,5 @@ public struct EvaluationReport {
         return s + "</svg>"
     }
 
-    private func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private func escape(_ s: String) -> String { HTML.escape(s) }
 }

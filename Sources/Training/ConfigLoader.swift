@@ -61,7 +61,25 @@ public enum ConfigLoader {
 
     /// The config as YAML, every key written out: what a run folder keeps.
     public static func yaml(_ config: RunConfig) throws -> String {
-        try YAMLEncoder().encode(config)
+        guard let node = try Yams.compose(yaml: try YAMLEncoder().encode(config)) else { return "" }
+        return try Yams.serialize(node: plainNumbers(node))
+    }
+
+    /// Numbers as a person writes them: Yams prints floats in scientific notation, and a
+    /// float32 field as its double expansion to 15 digits (0.1 as 1.00000001490116e-1). A value
+    /// that is such an expansion is written as the shortest text that reads back to its float32.
+    static func plainNumbers(_ node: Node) -> Node {
+        switch node {
+        case .scalar(let s):
+            guard s.style == .plain, s.string.contains(where: { $0 == "e" || $0 == "." }), let d = Double(s.string), d.isFinite else { return node }
+            let asFloat = String(format: "%.15g", Double(Float(d))) == String(format: "%.15g", d)
+            let text = asFloat ? "\(Float(d))" : "\(d)"
+            return .scalar(Node.Scalar(text, s.tag, s.style))
+        case .mapping(let m):
+            return .mapping(Node.Mapping(m.map { ($0.key, plainNumbers($0.value)) }, m.tag, m.style))
+        case .sequence(let q):
+            return .sequence(Node.Sequence(q.map(plainNumbers), q.tag, q.style))
+        }
     }
 
     /// The dotted keys at which two configs differ (a resumed run refuses a changed config by them).

@@ -1,10 +1,13 @@
 import Foundation
+import Reports
 
 /// `metrics.csv`: one row per logged step; validation columns empty where a step was not
-/// validated. Losses are window means since the previous row; mAP columns are fractions (0-1).
+/// validated. Losses are window means since the previous row; mAP columns are fractions
+/// (0-1, as their names say), as in metrics.json and TensorBoard; logs and pages show percent.
 public struct MetricsLog: Sendable {
     public let url: URL
-    public static let columns = ["step", "loss", "classification_loss", "box_loss", "learning_rate", "images_per_second", "val_map50", "val_map_center"]
+    public static let columns = ["step", "loss", "classification_loss", "box_loss", "learning_rate", "images_per_second",
+                                 "val_loss", "val_classification_loss", "val_box_loss", "val_map50_fraction", "val_map_center_fraction"]
 
     public init(url: URL) { self.url = url }
 
@@ -14,7 +17,7 @@ public struct MetricsLog: Sendable {
         public var loss, classification, box: Double
         public var learningRate: Float
         public var imagesPerSecond: Double
-        public var map50, mapCenter: Double?
+        public var validation: ValidationScores?
     }
 
     /// A new file with the header only.
@@ -30,11 +33,25 @@ public struct MetricsLog: Sendable {
     /// Appends `row`.
     public func append(_ row: Row) throws {
         func f(_ v: Double?) -> String { v.map { String(format: "%.6f", $0) } ?? "" }
-        let line = [String(row.step), f(row.loss), f(row.classification), f(row.box), "\(row.learningRate)",
-                    String(format: "%.2f", row.imagesPerSecond), f(row.map50), f(row.mapCenter)].joined(separator: ",") + "\n"
+        let v = row.validation
+        let line = [String(row.step), f(row.loss), f(row.classification), f(row.box), "\(row.learningRate)", String(format: "%.2f", row.imagesPerSecond),
+                    f(v?.loss), f(v?.classificationLoss), f(v?.boxLoss), f(v?.map50), f(v?.mapCenter)].joined(separator: ",") + "\n"
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(line.utf8))
+    }
+}
+
+extension MetricsLog {
+    /// The rows written so far, for the run page (rows that do not parse are skipped).
+    func points() -> [TrainingRunPage.Point] {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().compactMap { line in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            guard f.count == Self.columns.count, let step = f[0], let loss = f[1], let c = f[2], let b = f[3], let lr = f[4] else { return nil }
+            return TrainingRunPage.Point(step: Int(step), loss: loss, classificationLoss: c, boxLoss: b, learningRate: lr,
+                                         validationLoss: f[6], map50: f[9], mapCenter: f[10])
+        }
     }
 }

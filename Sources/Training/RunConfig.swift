@@ -25,12 +25,48 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var checkpointInterval = 500
     /// Write a metrics.csv row and a log line every this many steps.
     public var logInterval = 20
+    /// Start from these weights (a weights file, a checkpoint folder, or a run folder meaning its
+    /// best) instead of a fresh initialisation; null for a fresh one.
+    public var initFrom: String? = nil
+    /// Parts of the model kept fixed: `backbone`, `fpn`, `class_head`, `box_head`, or any module
+    /// path such as `backbone.b1`. No gradient, no weight decay, no optimizer state; batch norm
+    /// there runs on its running statistics.
+    public var freeze: [String] = []
+    /// An exponential moving average of the weights, for validation and `best`.
+    public var ema = EMAConfig()
+    /// Stop after this many validations without a better mAP50; null never stops early.
+    public var patience: Int? = nil
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case name, seed, threads, data, model, loss, augmentation, optimizer, schedule, steps
+        case name, seed, threads, data, model, loss, augmentation, optimizer, schedule, steps, freeze, ema, patience
         case batchSize = "batch_size", evalInterval = "eval_interval", checkpointInterval = "checkpoint_interval", logInterval = "log_interval"
+        case initFrom = "init_from"
+    }
+
+    // Written out so that the resolved config shows `init_from: null` and `patience: null`
+    // (a key the defaults lack could not be set by a config file).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(seed, forKey: .seed)
+        try c.encode(threads, forKey: .threads)
+        try c.encode(data, forKey: .data)
+        try c.encode(model, forKey: .model)
+        try c.encode(loss, forKey: .loss)
+        try c.encode(augmentation, forKey: .augmentation)
+        try c.encode(optimizer, forKey: .optimizer)
+        try c.encode(schedule, forKey: .schedule)
+        try c.encode(batchSize, forKey: .batchSize)
+        try c.encode(steps, forKey: .steps)
+        try c.encode(evalInterval, forKey: .evalInterval)
+        try c.encode(checkpointInterval, forKey: .checkpointInterval)
+        try c.encode(logInterval, forKey: .logInterval)
+        try c.encode(initFrom, forKey: .initFrom)
+        try c.encode(freeze, forKey: .freeze)
+        try c.encode(ema, forKey: .ema)
+        try c.encode(patience, forKey: .patience)
     }
 
     /// Impossible values, each naming its dotted key.
@@ -53,6 +89,33 @@ public struct RunConfig: Codable, Equatable, Sendable {
         if !(a.minVisibleFraction >= 0 && a.minVisibleFraction <= 1) { out.append(("augmentation.min_visible_fraction", "must lie in [0, 1]")) }
         if a.copyPasteMaxPerImage < 0 { out.append(("augmentation.copy_paste_max_per_image", "must be 0 or more")) }
         if let t = a.repeatFactorThreshold, !(t > 0 && t <= 1) { out.append(("augmentation.repeat_factor_threshold", "must lie in (0, 1] or be null")) }
+        if let p = patience, p < 1 { out.append(("patience", "must be at least 1 (or null to never stop early), got \(p)")) }
+        if let p = initFrom, p.isEmpty { out.append(("init_from", "must be a path or null")) }
+        out += ema.problems().map { ("ema." + $0.0, $0.1) }
+        return out
+    }
+}
+
+/// The exponential moving average of the weights (as Ultralytics' ModelEMA): after each step
+/// ema = d * ema + (1 - d) * weights, d = decay * (1 - exp(-updates / warmup_steps)), so
+/// that early averages do not hold on to the random start.
+public struct EMAConfig: Codable, Equatable, Sendable {
+    public var enabled = false
+    public var decay = 0.9998
+    /// The time constant of the decay's warm-up, in steps.
+    public var warmupSteps = 2000
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case enabled, decay
+        case warmupSteps = "warmup_steps"
+    }
+
+    func problems() -> [(String, String)] {
+        var out: [(String, String)] = []
+        if !(decay > 0 && decay < 1) { out.append(("decay", "must lie in (0, 1), got \(decay)")) }
+        if warmupSteps < 1 { out.append(("warmup_steps", "must be at least 1, got \(warmupSteps)")) }
         return out
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A training run's folder and everything in it: `config.yaml` (the resolved config, written
-/// once), `train.log`, `metrics.csv`, `checkpoints/` and `validation/` (the latest evaluation).
+/// once, rewritten only when a resume extends the run), `train.log`, `metrics.csv`,
+/// `report.html` (the run page), `checkpoints/`, and `validation/` (the latest evaluation, and
+/// each validation's files in `validation/step-N/`).
 public struct RunFolder: Sendable {
     public let url: URL
 
@@ -14,6 +16,10 @@ public struct RunFolder: Sendable {
     public var metricsFile: URL { url.appendingPathComponent("metrics.csv") }
     public var checkpoints: CheckpointStore { CheckpointStore(folder: url.appendingPathComponent("checkpoints")) }
     public var validation: URL { url.appendingPathComponent("validation") }
+    /// The evaluation files of the validation at `step`, kept for good.
+    public func validationHistory(step: Int) -> URL { validation.appendingPathComponent(String(format: "step-%08d", step)) }
+    /// The run's page: training curves above the latest validation.
+    public var reportFile: URL { url.appendingPathComponent("report.html") }
 
     /// A new run: the folder is created and the resolved config written; a folder that already
     /// holds anything is refused (resume it instead, or choose another name).
@@ -25,14 +31,24 @@ public struct RunFolder: Sendable {
         return folder
     }
 
-    /// An existing run and the config it was started with; `given`, if any, must be that config.
-    public static func open(_ url: URL, expecting given: RunConfig?) throws -> (folder: RunFolder, config: RunConfig) {
+    /// Keys a resumed run may change: more steps (to extend a finished or early-stopped run) and its patience.
+    static let extendableKeys: Set<String> = ["steps", "patience"]
+
+    /// An existing run and the config it goes on with; `given`, if any, must be the config it was
+    /// started with, except that it may extend the run (more `steps`, another `patience`): then
+    /// config.yaml is rewritten with them and `extendedFrom` is the step count it had.
+    public static func open(_ url: URL, expecting given: RunConfig?) throws -> (folder: RunFolder, config: RunConfig, extendedFrom: Int?) {
         let folder = RunFolder(url)
         guard let text = try? String(contentsOf: folder.configFile, encoding: .utf8) else { throw TrainingError.notARun(url.path) }
         let saved = try ConfigLoader.load(yaml: text, source: folder.configFile.path)
-        let differing = given.map { ConfigLoader.differingKeys(saved, $0) } ?? []
-        guard differing.isEmpty else { throw TrainingError.configChanged(url.path, keys: differing) }
-        return (folder, saved)
+        guard let given else { return (folder, saved, nil) }
+        let differing = ConfigLoader.differingKeys(saved, given)
+        if differing.isEmpty { return (folder, saved, nil) }
+        guard Set(differing).isSubset(of: extendableKeys), given.steps >= saved.steps else {
+            throw TrainingError.configChanged(url.path, keys: differing)
+        }
+        try Data(try ConfigLoader.yaml(given).utf8).write(to: folder.configFile, options: .atomic)
+        return (folder, given, saved.steps)
     }
 }
 
@@ -50,7 +66,7 @@ public enum TrainingError: Error, CustomStringConvertible {
         case .notARun(let path):
             return "\(path): not a run folder to resume (no config.yaml); start it without --resume"
         case .configChanged(let path, let keys):
-            return "\(path)/config.yaml: the run was started with another config (differs at \(keys.joined(separator: ", "))); a resumed run keeps its config"
+            return "\(path)/config.yaml: the run was started with another config (differs at \(keys.joined(separator: ", "))); a resumed run keeps its config, except that it may be extended with more steps (--set steps=N) or another patience"
         case .nonFinite(let step, let what, let last, let folder):
             let kept = last.map { "the last good checkpoint (step \($0)) is kept in \(folder)/checkpoints/last" } ?? "no checkpoint had been written yet"
             return "step \(step): \(what); training stopped, \(kept). Try a lower optimizer.learning_rate or optimizer.clip_grad_norm."

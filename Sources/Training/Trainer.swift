@@ -2,9 +2,11 @@ import Boxes
 import Checkpoints
 import Detection
 import Engine
+import Evaluation
 import Foundation
 import Logging
 import Optimizers
+import Reports
 import Shards
 
 /// One step's outcome, as the hooks see it after the optimizer update.
@@ -22,10 +24,13 @@ public struct StepRecord {
     public var isBest = false
 }
 
-/// A validation's headline figures (fractions).
+/// A validation's headline figures (mAP as fractions) and its loss.
 public struct ValidationScores: Sendable {
     public var map50: Double?
     public var mapCenter: Double?
+    public var loss: Double
+    public var classificationLoss: Double
+    public var boxLoss: Double
 }
 
 /// Something that acts around the training loop (detectron2's hooks): validation, metrics and
@@ -65,6 +70,8 @@ public final class Trainer {
     /// The step `checkpoints/last` holds, if any.
     public private(set) var lastCheckpointStep: Int?
     public var hooks: [TrainingHook]
+    /// The latest validation's evaluation, for hooks that draw or log it.
+    public internal(set) var latestValidation: EvaluationSummary?
 
     public var config: RunConfig { setup.config }
     public var model: SSDModel { setup.model }
@@ -75,9 +82,15 @@ public final class Trainer {
     public convenience init(config given: RunConfig?, folder url: URL, resume: Bool, logger: Logger? = nil,
                             echo: @escaping @Sendable (String) -> Void = { _ in }) throws {
         if resume {
-            let (folder, saved) = try RunFolder.open(url, expecting: given)
+            let (folder, saved, extendedFrom) = try RunFolder.open(url, expecting: given)
             let setup = try TrainingSetup(config: saved)
             try self.init(setup: setup, folder: folder, resuming: true, logger: logger ?? Logger.run(folder, echo: echo))
+            if let extendedFrom {
+                // An extended run gets its patience back.
+                state.stoppedEarly = false
+                state.validationsSinceBest = 0
+                self.logger.info("extended from \(extendedFrom) to \(saved.steps) steps\(saved.patience.map { ", patience \($0)" } ?? "") (the learning-rate schedule now spans \(saved.steps) steps)")
+            }
         } else {
             guard let given else { throw TrainingError.notARun(url.path) }
             try RunFolder.ensureFree(url)
@@ -93,7 +106,7 @@ public final class Trainer {
         self.folder = folder
         self.logger = logger
         state = TrainingState(step: 0, bestMAP50: nil, bestStep: nil, optimizer: [:])
-        hooks = [ValidationHook(), MetricsHook(), CheckpointHook()]
+        hooks = [EMAHook(), ValidationHook(), EarlyStoppingHook(), MetricsHook(), CheckpointHook()]
         let c = setup.config
         let metrics = MetricsLog(url: folder.metricsFile)
         if resuming {
@@ -101,7 +114,18 @@ public final class Trainer {
             guard let (saved, weights) = try store.loadLast() else {
                 throw CheckpointError(path: store.last.path, problem: "the run has no checkpoint to resume from; start it again without --resume")
             }
-            try setup.model.loadWeights(from: weights)
+            if let emaModel = setup.emaModel, let ema = setup.ema {
+                // The model file holds the average; the weights being trained are in the state.
+                try emaModel.loadWeights(from: weights)
+                let stateFile = store.last.appendingPathComponent(CheckpointStore.stateFile).path
+                guard !saved.rawWeights.isEmpty else { throw CheckpointError(path: stateFile, problem: "no raw weights beside the moving average") }
+                var raw: [String: (shape: [Int], values: [Float])] = [:]
+                for t in saved.rawWeights { raw[t.name] = (t.shape, t.values) }
+                do { try setup.model.load(raw) } catch { throw CheckpointError(path: stateFile, problem: "\(error)") }
+                ema.resume(updates: saved.emaUpdates)
+            } else {
+                try setup.model.loadWeights(from: weights)
+            }
             do { try setup.optimizer.loadState(saved.optimizer) } catch {
                 throw CheckpointError(path: store.last.appendingPathComponent(CheckpointStore.stateFile).path, problem: "\(error)")
             }
@@ -113,7 +137,19 @@ public final class Trainer {
             try metrics.start()
             let val = setup.valSet.map { "\(setup.valImages.count) of \($0.count)" } ?? "no"
             logger.info("run \(folder.path): \(setup.trainSet.count) training screens, \(val) validation screens")
+            if let t = setup.transfer {
+                logger.info("init_from \(t.source): \(t.loaded.count) tensors loaded, \(t.reinitialised.count) started afresh, \(t.dropped.count) dropped")
+                if !t.reinitialised.isEmpty {
+                    logger.info("  the vocabularies differ: \(t.reinitialised.joined(separator: ", ")) re-initialised, keeping the rows of \(t.keptClasses.count) shared classes (\(t.keptClasses.joined(separator: ", ")))")
+                }
+                if !t.dropped.isEmpty { logger.info("  dropped: \(t.dropped.joined(separator: ", "))") }
+            }
         }
+        if !c.freeze.isEmpty {
+            let fixed = setup.model.parameters.filter { !$0.requiresGrad }.reduce(0) { $0 + $1.count }
+            logger.info("frozen: \(c.freeze.joined(separator: ", ")) (\(fixed) parameters kept fixed, batch norm there on running statistics)")
+        }
+        if setup.ema != nil { logger.info("validation and best use the \(setup.evaluatedWeights), warm-up \(c.ema.warmupSteps) steps") }
         let m = c.model
         logger.info("model: \(m.inputWidth)x\(m.inputHeight), alpha \(m.alpha), FPN \(m.fpnDepth), \(m.headLayers) head layers, levels \(m.minLevel)-\(m.maxLevel): \(setup.model.parameterCount) parameters, \(setup.loss.assigner.anchors.count) anchors per image")
         logger.info("class weights (\(c.loss.classBalance.rawValue)) from the training shards' box counts:")
@@ -131,8 +167,12 @@ public final class Trainer {
     public func run(shouldStop: () -> Bool = { false }, progress: ((StepReport) -> Void)? = nil) throws -> TrainingOutcome {
         try Parallel.withThreads(setup.threads) {
             let c = config
-            guard state.step < c.steps else {
-                logger.info("the run is already complete (step \(state.step) of \(c.steps))")
+            guard state.step < c.steps, !state.stoppedEarly else {
+                if state.stoppedEarly {
+                    logger.info("the run stopped early at step \(state.step) (patience \(c.patience ?? 0) spent); extend it with --resume --set steps=N (N > \(c.steps)) to go on")
+                } else {
+                    logger.info("the run is already complete (step \(state.step) of \(c.steps))")
+                }
                 return outcome(interrupted: false)
             }
             var hooks = self.hooks
@@ -163,9 +203,12 @@ public final class Trainer {
                 state.step = step
                 var record = StepRecord(step: step, loss: total, classification: cls, box: box, learningRate: lr, images: batch.images.shape[0])
                 for hook in hooks { try hook.afterStep(self, &record) }
+                if state.stoppedEarly { break }
             }
             for hook in hooks { try hook.afterTraining(self, interrupted: interrupted) }
-            if interrupted {
+            if state.stoppedEarly {
+                logger.info("stopped early at step \(state.step): no better validation mAP50 in \(c.patience ?? 0) validations (best \(percent(state.bestMAP50)) at step \(state.bestStep.map(String.init) ?? "-")); checkpoints/best holds it")
+            } else if interrupted {
                 logger.info("interrupted at step \(state.step) of \(c.steps); checkpoints/last holds it, and --resume goes on from there")
             } else if setup.valSet == nil {
                 logger.info("finished \(state.step) steps (no validation data, so no best checkpoint)")
@@ -176,11 +219,27 @@ public final class Trainer {
         }
     }
 
-    /// Writes a checkpoint of the current step (weights, optimizer, state) and points `last` (and `best`) at it.
+    /// Writes a checkpoint of the current step (weights, optimizer, state) and points `last` (and
+    /// `best`) at it. With an EMA the model file holds the average and the state the raw weights.
     public func saveCheckpoint(isBest: Bool) throws {
         state.optimizer = setup.optimizer.state()
-        try folder.checkpoints.save(model: model, classNames: setup.classNames, state: state, isBest: isBest)
+        if let ema = setup.ema {
+            state.rawWeights = model.namedState().map { NamedTensor(name: $0.name, shape: $0.tensor.shape, values: $0.tensor.scalars) }
+            state.emaUpdates = ema.updates
+        }
+        try folder.checkpoints.save(model: setup.evaluatedModel, classNames: setup.classNames, state: state, isBest: isBest,
+                                    weights: setup.ema.map { "ema (decay \($0.decay), \($0.updates) updates)" } ?? "raw")
         lastCheckpointStep = state.step
+    }
+
+    /// Redraws `report.html`: the curves logged so far above the latest validation.
+    func writeRunPage(points: [TrainingRunPage.Point]) throws {
+        let c = config, m = c.model
+        let notes = ["\(setup.trainSet.count) training screens, \(setup.valImages.count) validation screens; \(m.inputWidth)x\(m.inputHeight), alpha \(m.alpha), FPN \(m.fpnDepth), "
+                     + "\(setup.model.parameterCount) parameters; \(c.optimizer.name.rawValue), learning rate \(c.optimizer.learningRate), batch \(c.batchSize), \(c.steps) steps.",
+                     "Validation and best use the \(setup.evaluatedWeights). Best validation mAP50 \(percent(state.bestMAP50)) at step \(state.bestStep.map(String.init) ?? "-")."]
+        let latest = latestValidation.map { EvaluationReport($0, title: "Latest validation (step \(state.step))") }
+        try TrainingRunPage(title: "Run \(folder.name)", notes: notes, points: points, latestValidation: latest).write(to: folder.reportFile)
     }
 
     private func outcome(interrupted: Bool) -> TrainingOutcome {

@@ -4,31 +4,61 @@ import Evaluation
 import Foundation
 import Reports
 
-/// Validates at `eval_interval` and at the end: the detector over the validation screens,
-/// the evaluation written to the run's `validation/` (with its report), the best mAP50 kept.
+/// Validates at `eval_interval` and at the end: the evaluated model (the moving average when
+/// on) over the validation screens, with their loss from the same forward pass; the evaluation
+/// is written to `validation/` (the latest, with its detections) and `validation/step-N/` (the
+/// history), the run page `report.html` is redrawn, and the best mAP50 kept.
 final class ValidationHook: TrainingHook {
     func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
         let c = trainer.config
         guard let valSet = trainer.setup.valSet, (c.evalInterval > 0 && record.step % c.evalInterval == 0) || record.step == c.steps else { return }
         let start = monotonicSeconds()
         let setup = trainer.setup
-        let detector = SSDDetector(model: trainer.model)
-        let dets = try ShardInference.detections(detector, set: valSet, indices: Array(0..<setup.valImages.count), batchSize: c.batchSize)
-        let out = trainer.folder.validation
-        let input = EvaluationInput(classNames: setup.classNames, images: setup.valImages, detections: dets)
-        let summary = Evaluator().summarize(input)
-        try EvaluationFiles.write(summary, to: out)
-        try EvaluationReport(summary, title: "Validation of \(trainer.folder.name) at step \(record.step)").write(to: out.appendingPathComponent("report.html"))
-        try DetectionsFile.write(dets, classNames: setup.classNames, to: out.appendingPathComponent("detections.json"))
-        trainer.logger.debug("\(EvaluationTable.render(summary))")
-        let scores = ValidationScores(map50: summary.result.map50, mapCenter: summary.result.mapCenter)
+        let detector = SSDDetector(model: setup.evaluatedModel)
+        var sums = (total: 0.0, classification: 0.0, box: 0.0), batches = 0
+        let dets = try ShardInference.detections(detector, set: valSet, indices: Array(0..<setup.valImages.count), batchSize: c.batchSize,
+                                                 observe: { logits, deltas, targets in
+            let v = Autodiff.withoutTape { setup.loss.value(logits: logits, deltas: deltas, assigned: setup.loss.assigner.assign(targets)) }
+            sums.total += Double(v.total.item); sums.classification += Double(v.classification.item); sums.box += Double(v.box.item)
+            batches += 1
+        })
+        let summary = Evaluator().summarize(EvaluationInput(classNames: setup.classNames, images: setup.valImages, detections: dets))
+        let n = Double(max(1, batches))
+        let scores = ValidationScores(map50: summary.result.map50, mapCenter: summary.result.mapCenter,
+                                      loss: sums.total / n, classificationLoss: sums.classification / n, boxLoss: sums.box / n)
         if let m = scores.map50, m > (trainer.state.bestMAP50 ?? -1) {
             trainer.state.bestMAP50 = m
             trainer.state.bestStep = record.step
             record.isBest = true
         }
+        let title = "Validation of \(trainer.folder.name) at step \(record.step) (\(setup.evaluatedWeights))"
+        let report = EvaluationReport(summary, title: title)
+        for folder in [trainer.folder.validation, trainer.folder.validationHistory(step: record.step)] {
+            try EvaluationFiles.write(summary, to: folder)
+            try report.write(to: folder.appendingPathComponent("report.html"))
+        }
+        try DetectionsFile.write(dets, classNames: setup.classNames, to: trainer.folder.validation.appendingPathComponent("detections.json"))
+        trainer.logger.debug("\(EvaluationTable.render(summary))")
         record.validation = scores
         record.validationSeconds = monotonicSeconds() - start
+        trainer.latestValidation = summary
+    }
+}
+
+/// Moves the moving average of the weights after each step (when `ema.enabled`); it runs first,
+/// so that validation sees the average of this step.
+final class EMAHook: TrainingHook {
+    func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws { trainer.setup.ema?.update() }
+}
+
+/// Counts validations without a better mAP50 and ends the run when `patience` of them have passed.
+final class EarlyStoppingHook: TrainingHook {
+    func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
+        guard record.validation != nil else { return }
+        trainer.state.validationsSinceBest = record.isBest ? 0 : trainer.state.validationsSinceBest + 1
+        if let patience = trainer.config.patience, trainer.state.validationsSinceBest >= patience, record.step < trainer.config.steps {
+            trainer.state.stoppedEarly = true
+        }
     }
 }
 
@@ -53,13 +83,14 @@ final class MetricsHook: TrainingHook {
         let n = Double(w.steps)
         let now = monotonicSeconds()
         let rate = Double(w.steps * c.batchSize) / max(1e-9, now - windowStart - windowSeconds)
-        try MetricsLog(url: trainer.folder.metricsFile).append(MetricsLog.Row(
-            step: record.step, loss: w.loss / n, classification: w.classification / n, box: w.box / n, learningRate: record.learningRate,
-            imagesPerSecond: rate, map50: record.validation?.map50, mapCenter: record.validation?.mapCenter))
+        let log = MetricsLog(url: trainer.folder.metricsFile)
+        try log.append(MetricsLog.Row(step: record.step, loss: w.loss / n, classification: w.classification / n, box: w.box / n,
+                                      learningRate: record.learningRate, imagesPerSecond: rate, validation: record.validation))
         trainer.logger.info("\(String(format: "step %d/%d  loss %.4f (class %.4f, box %.4f)  lr %.5f  %.1f images/s", record.step, c.steps, w.loss / n, w.classification / n, w.box / n, record.learningRate, rate))")
         if let v = record.validation {
             let best = trainer.state.bestStep.map(String.init) ?? "-"
-            trainer.logger.info("step \(record.step): validation mAP50 \(percent(v.map50)), mAP-center \(percent(v.mapCenter)) (best \(percent(trainer.state.bestMAP50)) at step \(best))")
+            trainer.logger.info("step \(record.step): validation loss \(String(format: "%.4f", v.loss)), mAP50 \(percent(v.map50)), mAP-center \(percent(v.mapCenter)) (best \(percent(trainer.state.bestMAP50)) at step \(best); \(trainer.setup.evaluatedWeights))")
+            try trainer.writeRunPage(points: log.points())
         }
         trainer.state.window = MetricsWindow()
         windowStart = monotonicSeconds()
@@ -78,7 +109,8 @@ final class CheckpointHook: TrainingHook {
     }
 
     func afterTraining(_ trainer: Trainer, interrupted: Bool) throws {
-        if interrupted && trainer.lastCheckpointStep != trainer.state.step { try trainer.saveCheckpoint(isBest: false) }
+        // Interrupted or stopped early between checkpoints: `last` must hold the step the run ended at.
+        if trainer.lastCheckpointStep != trainer.state.step { try trainer.saveCheckpoint(isBest: false) }
     }
 }
 

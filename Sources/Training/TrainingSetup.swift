@@ -22,6 +22,11 @@ public struct TrainingSetup {
     public let loss: SSDLoss
     public let optimizer: Optimizer
     public let schedule: LearningRateSchedule
+    /// What `init_from` loaded, if given.
+    public let transfer: WeightTransferReport?
+    /// The moving average of the weights and the model holding it, when `ema.enabled`.
+    public let ema: WeightAverage?
+    public let emaModel: SSDModel?
 
     public init(config c: RunConfig) throws {
         config = c
@@ -53,15 +58,43 @@ public struct TrainingSetup {
         boxCounts = counts
 
         var g = SeededGenerator(seed: c.seed)
-        model = SSDModel(config: c.model, generator: &g)
-        loss = SSDLoss(model: model, config: c.loss, classWeights: c.loss.balance.weights(counts: counts))
+        let model = SSDModel(config: c.model, generator: &g)
+        self.model = model
+        let names = classNames
+        transfer = try c.initFrom.map { try WeightTransfer.apply(from: $0, to: model, classNames: names) }
+        let parts = Set(model.partNames)
+        if let unknown = c.freeze.first(where: { !parts.contains($0) }) {
+            throw ConfigError(source: "config", key: "freeze", problem: "'\(unknown)' is no part of the model; parts are backbone, fpn, class_head, box_head, or a module path below them such as backbone.b1 or fpn.lateral3")
+        }
+        for (name, p) in model.namedParameters() where c.freeze.contains(where: { part in name.hasPrefix(part + ".") }) { p.setRequiresGradient(false) }
+        let frozen = c.freeze
+        var lossFunction = SSDLoss(model: model, config: c.loss, classWeights: c.loss.balance.weights(counts: counts))
+        lossFunction.frozen = frozen
+        loss = lossFunction
         optimizer = Self.optimizer(c.optimizer, model: model)
         schedule = Self.schedule(c.schedule, learningRate: c.optimizer.learningRate, steps: c.steps)
+        if c.ema.enabled {
+            var h = SeededGenerator(seed: c.seed)
+            let average = SSDModel(config: c.model, generator: &h)
+            emaModel = average
+            ema = WeightAverage(values: model.namedState().map(\.tensor), averages: average.namedState().map(\.tensor),
+                                decay: c.ema.decay, warmupSteps: c.ema.warmupSteps)
+        } else {
+            emaModel = nil
+            ema = nil
+        }
     }
 
+    /// The model validation and `best` use: the moving average when on, else the trained weights.
+    public var evaluatedModel: SSDModel { emaModel ?? model }
+
+    /// Which weights `evaluatedModel` holds, in words for logs and reports.
+    public var evaluatedWeights: String { ema.map { "EMA of the weights (decay \($0.decay))" } ?? "raw weights" }
+
     /// Weight decay on conv weights only: biases and batch-norm scale and shift are left alone.
+    /// Frozen parameters (no gradient) are not the optimizer's: no decay, no state.
     static func optimizer(_ o: OptimizerConfig, model: SSDModel) -> Optimizer {
-        let named = model.namedParameters()
+        let named = model.namedParameters().filter { $0.tensor.requiresGrad }
         let groups = [ParameterGroup(parameters: named.filter { $0.tensor.shape.count == 4 }.map(\.tensor), weightDecay: o.weightDecay),
                       ParameterGroup(parameters: named.filter { $0.tensor.shape.count != 4 }.map(\.tensor), weightDecay: 0)]
         switch o.name {

@@ -14,7 +14,8 @@ struct Train: ParsableCommand {
         The run folder (Experiments/NAME by default) gets config.yaml (the resolved config, never rewritten), train.log,
         metrics.csv, checkpoints/last and checkpoints/best (by validation mAP50), and validation/ (the latest evaluation).
         Ctrl-C finishes the current step, writes checkpoints/last and exits; --resume goes on from there and ends with
-        the same weights as an uninterrupted run.
+        the same weights as an uninterrupted run (on the same machine). A finished or early-stopped run is extended
+        with --resume --set steps=N (N larger).
         """)
 
     @Option(help: "The run config (YAML). Optional with --resume (the run keeps its own).") var config: String?
@@ -30,9 +31,17 @@ struct Train: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let given: RunConfig? = config != nil || !overrides.isEmpty
-                ? try ConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides) : nil
-            let runName = name ?? given?.name ?? "run"
+            let given: RunConfig?
+            var runName = name ?? "run"
+            if let config {
+                given = try ConfigLoader.load(URL(fileURLWithPath: config), overrides: overrides)
+                runName = name ?? given!.name
+            } else if !overrides.isEmpty {
+                // --resume --set steps=N: the run's own config with the overrides (a run may be extended).
+                given = try ConfigLoader.load(RunFolder(URL(fileURLWithPath: runs).appendingPathComponent(runName)).configFile, overrides: overrides)
+            } else {
+                given = nil
+            }
             let folder = URL(fileURLWithPath: runs).appendingPathComponent(runName)
             let progress = ProgressLine()
             let trainer = try Trainer(config: given, folder: folder, resume: resume) { line in

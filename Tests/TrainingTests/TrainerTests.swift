@@ -89,14 +89,15 @@ final class TrainerTests: XCTestCase {
 
         // The run folder: config, log, metrics, checkpoints, validation.
         let fm = FileManager.default
-        for file in ["config.yaml", "train.log", "metrics.csv", "checkpoints/last/model.safetensors", "checkpoints/last/training_state.safetensors",
-                     "checkpoints/best/model.safetensors", "validation/metrics.json", "validation/report.html", "validation/detections.json"] {
+        for file in ["config.yaml", "train.log", "metrics.csv", "report.html", "checkpoints/last/model.safetensors", "checkpoints/last/training_state.safetensors",
+                     "checkpoints/best/model.safetensors", "validation/metrics.json", "validation/report.html", "validation/detections.json",
+                     "validation/step-00000003/metrics.json", "validation/step-00000006/report.html"] {
             XCTAssertTrue(fm.fileExists(atPath: splitFolder.appendingPathComponent(file).path), file)
         }
         let rows = try String(contentsOf: splitFolder.appendingPathComponent("metrics.csv"), encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(rows.first, "step,loss,classification_loss,box_loss,learning_rate,images_per_second,val_map50,val_map_center")
+        XCTAssertEqual(rows.first, "step,loss,classification_loss,box_loss,learning_rate,images_per_second,val_loss,val_classification_loss,val_box_loss,val_map50_fraction,val_map_center_fraction")
         XCTAssertEqual(rows.dropFirst().map { Int($0.split(separator: ",")[0])! }, [1, 2, 3, 4, 5, 6], "one row per step, none repeated after resume")
-        XCTAssertEqual(rows[3].split(separator: ",", omittingEmptySubsequences: false).count, 8)
+        XCTAssertEqual(rows[3].split(separator: ",", omittingEmptySubsequences: false).count, 11)
         XCTAssertFalse(rows[3].hasSuffix(",,"), "step 3 was validated: \(rows[3])")
 
         // The saved weights rebuild the same network.

@@ -1,0 +1,192 @@
+import Boxes
+import Checkpoints
+import Detection
+import Engine
+import Foundation
+import Shards
+import Synthesis
+import XCTest
+@testable import Training
+
+/// The same tiny screens with another vocabulary: icon and text keep their names, every other box becomes `widget`.
+let otherVocabularyData: URL = {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-vocabulary-tests-\(getpid())")
+    try? FileManager.default.removeItem(at: dir)
+    let names = ["widget", "text", "icon"]
+    for part in ["train", "val"] {
+        let reader = try! ShardReader(url: tinyData.appendingPathComponent("\(part)/\(part).h5"))
+        try! FileManager.default.createDirectory(at: dir.appendingPathComponent(part), withIntermediateDirectories: true)
+        let writer = try! ShardWriter(url: dir.appendingPathComponent("\(part)/\(part).h5"), classNames: names, imageSize: reader.imageSize)
+        for i in 0..<reader.count {
+            var r = try! reader.record(at: i)
+            r.labels = r.labels.map { Int32(names.firstIndex(of: reader.classNames[Int($0)]) ?? 0) }
+            try! writer.append(r)
+        }
+        try! writer.finish()
+    }
+    return dir
+}()
+
+func namedValues(_ model: SSDModel) -> [String: [Float]] {
+    Dictionary(uniqueKeysWithValues: model.namedState().map { ($0.name, $0.tensor.scalars) })
+}
+
+final class RunFeatureTests: XCTestCase {
+    func folder() -> URL {
+        let url = freshRunFolder()
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    /// Rows of metrics.csv without their timing column.
+    func rowsWithoutTiming(_ run: URL) throws -> [String] {
+        try String(contentsOf: run.appendingPathComponent("metrics.csv"), encoding: .utf8).split(separator: "\n").map { line in
+            var f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            f[5] = ""
+            return f.joined(separator: ",")
+        }
+    }
+
+    func testResumedRunLogsTheSameRowsAsAnUninterruptedOneOnThisMachine() throws {
+        var c = tinyConfig()
+        c.logInterval = 4
+        c.evalInterval = 0
+        let straight = folder(), split = folder()
+        _ = try Trainer(config: c, folder: straight, resume: false).run()
+        var calls = 0
+        _ = try Trainer(config: c, folder: split, resume: false).run(shouldStop: { calls += 1; return calls > 3 })
+        _ = try Trainer(config: nil, folder: split, resume: true).run()
+        // Step 4's row averages steps 1-4 although the run stopped at step 3: the window is in the checkpoint.
+        XCTAssertEqual(try rowsWithoutTiming(split), try rowsWithoutTiming(straight))
+        XCTAssertEqual(try rowsWithoutTiming(split).dropFirst().map { $0.split(separator: ",")[0] }, ["4", "6"])
+    }
+
+    func testFineTuningWithAnotherVocabularyKeepsTheSharedClassRows() throws {
+        let source = folder()
+        _ = try Trainer(config: tinyConfig(steps: 2), folder: source, resume: false).run()
+        let (trained, trainedNames, _) = try DetectorWeights.read(try DetectorWeights.resolve(source.path))
+        var c = tinyConfig(steps: 1)
+        c.data.train = [otherVocabularyData.appendingPathComponent("train").path]
+        c.data.val = [otherVocabularyData.appendingPathComponent("val").path]
+        c.model.numClasses = 3
+        c.initFrom = source.path
+        let setup = try TrainingSetup(config: c)
+        let report = try XCTUnwrap(setup.transfer)
+        XCTAssertEqual(report.reinitialised, ["class_head.out.weight", "class_head.out.bias"])
+        XCTAssertEqual(report.keptClasses, ["text", "icon"])
+        XCTAssertTrue(report.dropped.isEmpty)
+        let mine = namedValues(setup.model), theirs = namedValues(trained)
+        for name in mine.keys where !name.hasPrefix("class_head.out") { XCTAssertEqual(mine[name], theirs[name], "\(name) transfers") }
+        // Channels are (anchor, class): the shared classes' rows come from the checkpoint, widget's stay fresh.
+        let a = c.model.anchorsPerLocation, k0 = trainedNames.count
+        let bias = mine["class_head.out.bias"]!, trainedBias = theirs["class_head.out.bias"]!
+        var fresh = SeededGenerator(seed: c.seed)
+        let freshBias = namedValues(SSDModel(config: c.model, generator: &fresh))["class_head.out.bias"]!
+        for anchor in 0..<a {
+            XCTAssertEqual(bias[anchor * 3 + 1], trainedBias[anchor * k0 + trainedNames.firstIndex(of: "text")!])
+            XCTAssertEqual(bias[anchor * 3 + 2], trainedBias[anchor * k0 + trainedNames.firstIndex(of: "icon")!])
+            XCTAssertEqual(bias[anchor * 3 + 0], freshBias[anchor * 3 + 0], "widget keeps the spec's initialisation")
+        }
+        // The run says what it did.
+        let run = folder()
+        _ = try Trainer(config: c, folder: run, resume: false).run()
+        let log = try String(contentsOf: run.appendingPathComponent("train.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("init_from \(try DetectorWeights.resolve(source.path).path)"), log)
+        XCTAssertTrue(log.contains("keeping the rows of 2 shared classes (text, icon)"), log)
+        // A network that cannot take the weights is refused, naming the tensor.
+        var wider = c
+        wider.model.fpnDepth = 16
+        XCTAssertThrowsError(try TrainingSetup(config: wider)) { e in
+            XCTAssertEqual((e as? ConfigError)?.key, "init_from")
+            XCTAssertTrue("\(e)".contains("tensor 'fpn.lateral3.weight'"), "\(e)")
+        }
+    }
+
+    func testFrozenBackboneStaysFixedWithItsRunningStatistics() throws {
+        var c = tinyConfig(steps: 3)
+        c.freeze = ["backbone"]
+        let setup = try TrainingSetup(config: c)
+        let before = namedValues(setup.model)
+        let run = folder()
+        let trainer = try Trainer(setup: setup, folder: try RunFolder.create(run, config: c), resuming: false, logger: .run(RunFolder(run)))
+        _ = try trainer.run()
+        let after = namedValues(trainer.model)
+        for (name, values) in before where name.hasPrefix("backbone.") { XCTAssertEqual(after[name], values, "\(name) is frozen") }
+        XCTAssertNotEqual(after["fpn.lateral3.weight"], before["fpn.lateral3.weight"], "the rest trains")
+        let trainable = setup.model.namedParameters().filter { !$0.name.hasPrefix("backbone.") }.count
+        XCTAssertEqual(setup.optimizer.allParameters.count, trainable, "frozen parameters have no optimizer state")
+        XCTAssertThrowsError(try TrainingSetup(config: { var x = c; x.freeze = ["backbone.b99"]; return x }())) { e in
+            XCTAssertEqual((e as? ConfigError)?.key, "freeze", "\(e)")
+        }
+    }
+
+    func testEMAWeightsAreValidatedSavedAndResumedBitForBitOnThisMachine() throws {
+        var c = tinyConfig()
+        c.ema.enabled = true
+        c.ema.warmupSteps = 2
+        let straight = folder(), split = folder()
+        let whole = try Trainer(config: c, folder: straight, resume: false)
+        _ = try whole.run()
+        var calls = 0
+        _ = try Trainer(config: c, folder: split, resume: false).run(shouldStop: { calls += 1; return calls > 3 })
+        let resumed = try Trainer(config: nil, folder: split, resume: true)
+        XCTAssertEqual(resumed.setup.ema?.updates, 3)
+        _ = try resumed.run()
+        XCTAssertEqual(namedValues(resumed.model), namedValues(whole.model), "raw weights")
+        XCTAssertEqual(namedValues(try XCTUnwrap(resumed.setup.emaModel)), namedValues(try XCTUnwrap(whole.setup.emaModel)), "averaged weights")
+        XCTAssertNotEqual(namedValues(whole.model)["fpn.lateral3.weight"], namedValues(whole.setup.emaModel!)["fpn.lateral3.weight"])
+        // The checkpoint's model file holds the average and says so; validation said which weights it used.
+        let (_, metadata) = try Safetensors.read(split.appendingPathComponent("checkpoints/last/model.safetensors"))
+        XCTAssertTrue(metadata["weights"]?.hasPrefix("ema") ?? false, "\(metadata)")
+        let (saved, _, _) = try DetectorWeights.read(split.appendingPathComponent("checkpoints/last/model.safetensors"))
+        XCTAssertEqual(namedValues(saved), namedValues(whole.setup.emaModel!))
+        let log = try String(contentsOf: split.appendingPathComponent("train.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("EMA of the weights"), log)
+    }
+
+    /// With every part frozen the validation figures cannot change, on any machine: patience 2
+    /// ends the run at the third validation; a resume with more steps goes on and stops again.
+    func testEarlyStoppingEndsTheRunAndAResumeWithMoreStepsExtendsIt() throws {
+        var c = tinyConfig(steps: 20)
+        c.freeze = ["backbone", "fpn", "class_head", "box_head"]
+        c.evalInterval = 2
+        c.patience = 2
+        let run = folder()
+        let outcome = try Trainer(config: c, folder: run, resume: false).run()
+        XCTAssertEqual(outcome.step, 6, "validations at 2 (best), 4 and 6 (no better): patience spent")
+        XCTAssertEqual(outcome.bestStep, 2)
+        var log = try String(contentsOf: run.appendingPathComponent("train.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("stopped early at step 6"), log)
+        XCTAssertEqual(try Trainer(config: nil, folder: run, resume: true).run().step, 6, "a stopped run stays stopped")
+        var longer = c
+        longer.steps = 30
+        let extended = try Trainer(config: longer, folder: run, resume: true)
+        XCTAssertEqual(try extended.run().step, 10, "patience restored: stops again two validations later")
+        log = try String(contentsOf: run.appendingPathComponent("train.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("extended from 20 to 30 steps"), log)
+        XCTAssertEqual(try ConfigLoader.load(run.appendingPathComponent("config.yaml")).steps, 30)
+        var changed = longer
+        changed.optimizer.learningRate = 0.5
+        XCTAssertThrowsError(try Trainer(config: changed, folder: run, resume: true)) { e in
+            XCTAssertTrue("\(e)".contains("optimizer.learning_rate"), "\(e)")
+        }
+    }
+
+    func testRunPageShowsTheCurvesAndTheLatestValidation() throws {
+        let run = folder()
+        _ = try Trainer(config: tinyConfig(), folder: run, resume: false).run()
+        let page = try String(contentsOf: run.appendingPathComponent("report.html"), encoding: .utf8)
+        XCTAssertTrue(page.contains("<h1>Run "), page)
+        XCTAssertEqual(page.components(separatedBy: "<polyline").count - 1 >= 4, true, "loss, its parts and the learning rate are drawn")
+        XCTAssertTrue(page.contains("Validation mAP (%)") && page.contains("Latest validation (step 6)") && page.contains("Confusion matrix"))
+        XCTAssertTrue(page.contains("raw weights"))
+    }
+
+    func testResolvedConfigWritesNumbersAsAPersonWould() throws {
+        let text = try ConfigLoader.yaml(RunConfig())
+        for expected in ["learning_rate: 0.04", "bn_momentum: 0.1", "bn_epsilon: 0.001", "weight_decay: 4e-05", "alpha: 0.5", "beta: 0.999", "smooth_l1_beta: 0.11111111"] {
+            XCTAssertTrue(text.contains(expected), "\(expected) in\n\(text)")
+        }
+        XCTAssertEqual(try ConfigLoader.load(yaml: text, source: "x"), RunConfig(), "and they read back to the same config")
+    }
+}
