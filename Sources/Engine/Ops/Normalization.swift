@@ -6,6 +6,24 @@ public enum BatchNormMode: Sendable, Equatable {
     case inference
 }
 
+/// Gathers per-channel batch statistics from every process of a data-parallel run, for
+/// synchronised batch norm (the statistics of the global batch on every process).
+public protocol BatchStatisticsReducer: Sendable {
+    /// `values` of every process, in rank order; the same on every process. Called by every
+    /// process at the same point of the same network, in the same order.
+    func gather(_ values: [Double]) -> [[Double]]
+}
+
+/// Where training-mode batch norm gets its reducer: scoped, like the engine's other settings.
+public enum BatchNormSync {
+    @TaskLocal static var reducer: (any BatchStatisticsReducer)?
+
+    /// Runs `body` with batch norm in training mode normalising by the statistics of every process's batch together.
+    public static func synchronised<T>(by reducer: any BatchStatisticsReducer, _ body: () throws -> T) rethrows -> T {
+        try $reducer.withValue(reducer, operation: body)
+    }
+}
+
 /// Per-channel loops over a (rows x c) matrix, run flat over tiles of whole rows.
 ///
 /// With few channels a loop per row is mostly loop overhead; a tile of
@@ -105,6 +123,9 @@ extension Tensor {
         let out = makeStorage()
         var mean = [Float](repeating: 0, count: c), invStd = [Float](repeating: 0, count: c)
         let gamma = scale.scalars, beta = shift.scalars
+        let reducer: (any BatchStatisticsReducer)? = { if case .training = mode { return BatchNormSync.reducer } else { return nil } }()
+        // Rows of the whole (global) batch the statistics are over.
+        var batchRows = rows
         switch mode {
         case .training(let momentum):
             precondition(rows > 1, "batchNorm in training mode needs more than one value per channel")
@@ -117,12 +138,24 @@ extension Tensor {
                     for i in 0..<n { let d = xs[i] - k[i]; a1[i] += d; a2[i] += d * d }
                 }
             }
-            let m = Double(rows)
+            var m = Double(rows)
+            // Per channel: the mean and the sum of squared deviations (M2) of this batch.
+            var means = (0..<c).map { Double(shiftRow[$0]) + s1[$0] / m }
+            var m2 = (0..<c).map { max(0, s2[$0] - s1[$0] * s1[$0] / m) }
+            if let reducer {
+                // Combined over the processes in rank order (Chan et al.'s parallel variance): the same on every process.
+                let parts = reducer.gather([m] + means + m2)
+                let total = parts.reduce(0) { $0 + $1[0] }
+                let globalMeans = (0..<c).map { j in parts.reduce(0) { $0 + $1[0] * $1[1 + j] } / total }
+                m2 = (0..<c).map { j in parts.reduce(0) { $0 + $1[1 + c + j] + $1[0] * ($1[1 + j] - globalMeans[j]) * ($1[1 + j] - globalMeans[j]) } }
+                means = globalMeans
+                m = total
+                batchRows = Int(total)
+            }
             let rm = runningMean.storage.pointer, rv = runningVariance.storage.pointer
             for j in 0..<c {
-                let d = s1[j] / m
-                let variance = max(0, s2[j] / m - d * d)
-                mean[j] = Float(Double(shiftRow[j]) + d)
+                let variance = m2[j] / m
+                mean[j] = Float(means[j])
                 invStd[j] = Float(1 / (variance + Double(epsilon)).squareRoot())
                 rm[j] = (1 - momentum) * rm[j] + momentum * mean[j]
                 rv[j] = (1 - momentum) * rv[j] + momentum * Float(variance * m / (m - 1))
@@ -163,11 +196,17 @@ extension Tensor {
             }
             guard input.requiresGrad else { return }
             // dx = a * (g - k1 - xhat * k2), with k1 = mean(g), k2 = mean(g * xhat) in training
-            // and 0 in inference; as A g + B x + C per channel.
+            // (over the global batch when synchronised) and 0 in inference; as A g + B x + C per channel.
+            var (tg, tgx) = (sg, sgx)
+            if let reducer {
+                let parts = reducer.gather(sg + sgx)
+                tg = (0..<c).map { j in parts.reduce(0) { $0 + $1[j] } }
+                tgx = (0..<c).map { j in parts.reduce(0) { $0 + $1[c + j] } }
+            }
             var ca = [Float](repeating: 0, count: c), cb = ca, cc = ca
             for j in 0..<c {
                 var (k1, k2) = (Float(0), Float(0))
-                if case .training = mode { k1 = Float(sg[j] / Double(rows)); k2 = Float(sgx[j] / Double(rows)) }
+                if case .training = mode { k1 = Float(tg[j] / Double(batchRows)); k2 = Float(tgx[j] / Double(batchRows)) }
                 ca[j] = a[j]
                 cb[j] = -a[j] * invStd[j] * k2
                 cc[j] = a[j] * (invStd[j] * k2 * mean[j] - k1)
