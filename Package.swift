@@ -56,8 +56,12 @@ let package = Package(
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
         .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
-        // Exports for other runtimes: the detector as ONNX (our own protobuf encoding).
-        .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes"]),
+        // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
+        .target(name: "Protobuf"),
+        // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
+        .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
+        // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
+        .target(name: "TensorBoard", dependencies: ["Protobuf", "Images"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
         .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection", "Training", "Images", "Export"]),
         // The command-line tool: glue only.
@@ -83,6 +87,8 @@ let package = Package(
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
+        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
+        .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Images", "Boxes", "TestSupport"], resources: [.copy("Scripts")]),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

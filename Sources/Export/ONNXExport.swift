@@ -3,6 +3,7 @@ import Detection
 import Engine
 import Foundation
 import Layers
+import Protobuf
 
 /// The detector as an ONNX model (opset 13), written with our own protobuf encoder.
 ///
