@@ -54,7 +54,7 @@ let package = Package(
         // Reports a person reads: the evaluation's HTML page.
         .target(name: "Reports", dependencies: ["Evaluation", "Shards"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "Yams", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
         .target(name: "Protobuf"),

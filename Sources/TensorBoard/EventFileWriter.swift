@@ -44,6 +44,17 @@ public final class EventFileWriter {
         try file.append(TFRecord.framed(event.bytes))
     }
 
+    /// Marks a (re)start at `step`: TensorBoard then drops events of earlier files with a later
+    /// step, so that a resumed run does not show the steps it redid twice.
+    public func addSessionStart(step: Int, wallTime: Date = Date()) throws(TensorBoardError) {
+        // Event.session_log 6: SessionLog { status 1 = START }.
+        var event = ProtobufWriter()
+        event.double(1, wallTime.timeIntervalSince1970)
+        event.int(2, step)
+        event.message(6) { $0.int(1, 1) }
+        try file.append(TFRecord.framed(event.bytes))
+    }
+
     /// Writes a scalar at `step`.
     public func addScalar(tag: String, value: Float, step: Int, wallTime: Date = Date()) throws(TensorBoardError) {
         try add([.scalar(tag: tag, value: value)], step: step, wallTime: wallTime)

@@ -18,6 +18,8 @@ public struct RunFolder: Sendable {
     public var validation: URL { url.appendingPathComponent("validation") }
     /// The evaluation files of the validation at `step`, kept for good.
     public func validationHistory(step: Int) -> URL { validation.appendingPathComponent(String(format: "step-%08d", step)) }
+    /// TensorBoard event files (`tensorboard --logdir Experiments` shows every run).
+    public var tensorboard: URL { url.appendingPathComponent("tensorboard") }
     /// The run's page: training curves above the latest validation.
     public var reportFile: URL { url.appendingPathComponent("report.html") }
 

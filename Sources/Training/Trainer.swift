@@ -4,6 +4,7 @@ import Detection
 import Engine
 import Evaluation
 import Foundation
+import Images
 import Logging
 import Optimizers
 import Reports
@@ -22,6 +23,16 @@ public struct StepRecord {
     public var validationSeconds = 0.0
     /// True when this step's validation is the best so far.
     public var isBest = false
+    /// The `metrics.csv` row this step wrote, if it wrote one (window means).
+    public var loggedRow: MetricsLog.Row?
+}
+
+/// One validation screen as a person looks at it: the image, its true boxes and what was detected.
+public struct ValidationScreen {
+    public var imageID: String
+    public var image: RGBImage
+    public var truth: [(box: Box, label: Int)]
+    public var detections: [DetectedBox]
 }
 
 /// A validation's headline figures (mAP as fractions) and its loss.
@@ -72,6 +83,8 @@ public final class Trainer {
     public var hooks: [TrainingHook]
     /// The latest validation's evaluation, for hooks that draw or log it.
     public internal(set) var latestValidation: EvaluationSummary?
+    /// A few screens of the latest validation with their true and detected boxes (stored pixels).
+    public internal(set) var latestValidationScreens: [ValidationScreen] = []
 
     public var config: RunConfig { setup.config }
     public var model: SSDModel { setup.model }
@@ -106,7 +119,7 @@ public final class Trainer {
         self.folder = folder
         self.logger = logger
         state = TrainingState(step: 0, bestMAP50: nil, bestStep: nil, optimizer: [:])
-        hooks = [EMAHook(), ValidationHook(), EarlyStoppingHook(), MetricsHook(), CheckpointHook()]
+        hooks = [EMAHook(), ValidationHook(), EarlyStoppingHook(), MetricsHook(), CheckpointHook(), TensorBoardHook()]
         let c = setup.config
         let metrics = MetricsLog(url: folder.metricsFile)
         if resuming {

@@ -1,14 +1,20 @@
+import Boxes
 import Detection
 import Engine
 import Evaluation
 import Foundation
+import Images
 import Reports
+import TensorBoard
 
 /// Validates at `eval_interval` and at the end: the evaluated model (the moving average when
 /// on) over the validation screens, with their loss from the same forward pass; the evaluation
 /// is written to `validation/` (the latest, with its detections) and `validation/step-N/` (the
 /// history), the run page `report.html` is redrawn, and the best mAP50 kept.
 final class ValidationHook: TrainingHook {
+    /// Validation screens kept for pictures (TensorBoard).
+    static let screensShown = 3
+
     func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
         let c = trainer.config
         guard let valSet = trainer.setup.valSet, (c.evalInterval > 0 && record.step % c.evalInterval == 0) || record.step == c.steps else { return }
@@ -42,6 +48,13 @@ final class ValidationHook: TrainingHook {
         record.validation = scores
         record.validationSeconds = monotonicSeconds() - start
         trainer.latestValidation = summary
+        trainer.latestValidationScreens = try (0..<min(Self.screensShown, setup.valImages.count)).map { i in
+            let r = try valSet.record(at: i)
+            let truth = setup.valImages[i]
+            return ValidationScreen(imageID: r.imageID, image: r.image ?? RGBImage(size: Size(width: 1, height: 1)),
+                                    truth: zip(truth.boxes, truth.labels).map { (box: $0.0, label: $0.1) },
+                                    detections: dets.filter { $0.imageID == r.imageID }.map { DetectedBox(box: $0.box, label: $0.label, score: Float($0.score)) })
+        }
     }
 }
 
@@ -84,8 +97,10 @@ final class MetricsHook: TrainingHook {
         let now = monotonicSeconds()
         let rate = Double(w.steps * c.batchSize) / max(1e-9, now - windowStart - windowSeconds)
         let log = MetricsLog(url: trainer.folder.metricsFile)
-        try log.append(MetricsLog.Row(step: record.step, loss: w.loss / n, classification: w.classification / n, box: w.box / n,
-                                      learningRate: record.learningRate, imagesPerSecond: rate, validation: record.validation))
+        let row = MetricsLog.Row(step: record.step, loss: w.loss / n, classification: w.classification / n, box: w.box / n,
+                                 learningRate: record.learningRate, imagesPerSecond: rate, validation: record.validation)
+        try log.append(row)
+        record.loggedRow = row
         trainer.logger.info("\(String(format: "step %d/%d  loss %.4f (class %.4f, box %.4f)  lr %.5f  %.1f images/s", record.step, c.steps, w.loss / n, w.classification / n, w.box / n, record.learningRate, rate))")
         if let v = record.validation {
             let best = trainer.state.bestStep.map(String.init) ?? "-"
@@ -151,5 +166,61 @@ final class ProgressHook: TrainingHook {
                           boxLoss: record.box, learningRate: record.learningRate, imagesPerSecond: rate,
                           secondsLeft: perStep * Double(trainer.config.steps - record.step)))
         lastStep = now
+    }
+}
+
+/// TensorBoard event files in the run's `tensorboard/` (written by our own encoder): the logged
+/// losses, learning rate and speed; at each validation its loss, mAP50, AP-center, AP50 per
+/// class, a PR curve per class and a few screens with true (green) and detected boxes.
+/// mAP and AP are fractions, as TensorBoard users expect.
+final class TensorBoardHook: TrainingHook {
+    private var writer: EventFileWriter?
+    private var font: Font?
+
+    func beforeTraining(_ trainer: Trainer) throws {
+        let w = try EventFileWriter(folder: trainer.folder.tensorboard)
+        // A resumed run redoes the steps after its checkpoint: earlier files' later events are dropped.
+        if trainer.state.step > 0 { try w.addSessionStart(step: trainer.state.step) }
+        writer = w
+        font = try? Font()
+    }
+
+    func afterStep(_ trainer: Trainer, _ record: inout StepRecord) throws {
+        guard let writer, let row = record.loggedRow else { return }
+        var values: [SummaryValue] = [
+            .scalar(tag: "train/loss", value: Float(row.loss)), .scalar(tag: "train/classification_loss", value: Float(row.classification)),
+            .scalar(tag: "train/box_loss", value: Float(row.box)), .scalar(tag: "train/learning_rate", value: row.learningRate),
+            .scalar(tag: "train/images_per_second", value: Float(row.imagesPerSecond)),
+        ]
+        if let v = record.validation, let summary = trainer.latestValidation {
+            values += [.scalar(tag: "val/loss", value: Float(v.loss)), .scalar(tag: "val/classification_loss", value: Float(v.classificationLoss)),
+                       .scalar(tag: "val/box_loss", value: Float(v.boxLoss))]
+            if let m = v.map50 { values.append(.scalar(tag: "val/map50", value: Float(m))) }
+            if let m = v.mapCenter { values.append(.scalar(tag: "val/map_center", value: Float(m))) }
+            for c in summary.result.classes where c.gtCount > 0 {
+                if let ap = c.ap50 { values.append(.scalar(tag: "val_ap50/\(c.name)", value: Float(ap))) }
+                // Each point of the curve is one detection in score order: a rise in TP marks a true positive.
+                var previous = 0
+                let detections = c.curve.map { p -> (score: Float, isTruePositive: Bool) in
+                    defer { previous = p.tp }
+                    return (Float(p.threshold), p.tp > previous)
+                }
+                values.append(.prCurve(tag: "pr_curves/\(c.name)", curve: try PRCurve(detections: detections, groundTruthCount: c.gtCount)))
+            }
+            if let font {
+                let overlay = DetectionOverlay(classNames: trainer.setup.classNames, font: font)
+                for (k, screen) in trainer.latestValidationScreens.enumerated() {
+                    var image = screen.image
+                    for t in screen.truth { image.stroke(t.box, color: RGB(0, 200, 0), thickness: 2) }
+                    values.append(try .image(tag: "val_screens/\(k)", image: overlay.draw(screen.detections, on: image)))
+                }
+            }
+        }
+        try writer.add(values, step: record.step)
+    }
+
+    func afterTraining(_ trainer: Trainer, interrupted: Bool) throws {
+        try writer?.close()
+        writer = nil
     }
 }

@@ -5,6 +5,7 @@ import Engine
 import Foundation
 import Shards
 import Synthesis
+import TestSupport
 import XCTest
 @testable import Training
 
@@ -188,5 +189,59 @@ final class RunFeatureTests: XCTestCase {
             XCTAssertTrue(text.contains(expected), "\(expected) in\n\(text)")
         }
         XCTAssertEqual(try ConfigLoader.load(yaml: text, source: "x"), RunConfig(), "and they read back to the same config")
+    }
+}
+
+final class TensorBoardLogTests: XCTestCase {
+    /// TensorBoard's own reader on a run's event files: what it shows, as TensorBoard would.
+    func tensorBoardView(_ run: URL) throws -> [String: Any] {
+        let script = """
+        import json, sys
+        from tensorboard.backend.event_processing import event_accumulator
+        from tensorboard.util import tensor_util
+        acc = event_accumulator.EventAccumulator(sys.argv[1], size_guidance={k: 0 for k in [
+            event_accumulator.SCALARS, event_accumulator.IMAGES, event_accumulator.TENSORS, event_accumulator.HISTOGRAMS,
+            event_accumulator.COMPRESSED_HISTOGRAMS, event_accumulator.AUDIO]})
+        acc.Reload()
+        tags = acc.Tags()
+        out = {"scalars": {t: [[e.step, e.value] for e in acc.Scalars(t)] for t in tags["scalars"]},
+               "images": {t: [[e.step, e.width, e.height] for e in acc.Images(t)] for t in tags["images"]},
+               "tensors": {t: [[e.step, tensor_util.make_ndarray(e.tensor_proto).tolist()] for e in acc.Tensors(t)] for t in tags["tensors"]}}
+        print(json.dumps(out))
+        """
+        let (status, output) = try runCommand(["python3", "-c", script, run.appendingPathComponent("tensorboard").path])
+        XCTAssertEqual(status, 0, output)
+        return try JSONSerialization.jsonObject(with: Data(output.split(separator: "\n").last.map(String.init)?.utf8 ?? "{}".utf8)) as! [String: Any]
+    }
+
+    func testTensorBoardReadsTheRunsLossesValidationCurvesAndScreens() throws {
+        try requirePython(["tensorboard", "numpy"])
+        let run = freshRunFolder()
+        addTeardownBlock { try? FileManager.default.removeItem(at: run) }
+        // Stopped after 4 steps and resumed: TensorBoard must show each step once.
+        var calls = 0
+        _ = try Trainer(config: tinyConfig(), folder: run, resume: false).run(shouldStop: { calls += 1; return calls > 4 })
+        _ = try Trainer(config: nil, folder: run, resume: true).run()
+        let view = try tensorBoardView(run)
+        let scalars = view["scalars"] as! [String: [[Double]]]
+        let rows = try String(contentsOf: run.appendingPathComponent("metrics.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) } }
+        XCTAssertEqual(scalars["train/loss"]!.map { Int($0[0]) }, [1, 2, 3, 4, 5, 6], "every logged step once, the redone ones not twice")
+        for (point, row) in zip(scalars["train/loss"]!, rows) {
+            XCTAssertEqual(point[1], row[1]!, accuracy: 1e-6 * max(1, row[1]!), "train/loss at step \(point[0]) is metrics.csv's (6 decimals)")
+        }
+        let map50 = try XCTUnwrap(scalars["val/map50"])
+        XCTAssertEqual(map50.map { Int($0[0]) }, [3, 6])
+        XCTAssertEqual(map50[1][1], rows[5][9]!, accuracy: 1e-6, "val/map50 is the fraction metrics.csv holds")
+        XCTAssertNotNil(scalars["val/loss"])
+        XCTAssertTrue(scalars.keys.contains { $0.hasPrefix("val_ap50/") })
+        let tensors = view["tensors"] as! [String: [[Any]]]
+        let curve = try XCTUnwrap(tensors.first { $0.key.hasPrefix("pr_curves/") }?.value.last)
+        let data = curve[1] as! [[Double]]
+        XCTAssertEqual(data.count, 6, "TP, FP, TN, FN, precision, recall")
+        XCTAssertEqual(data[0].count, 201)
+        let images = view["images"] as! [String: [[Int]]]
+        XCTAssertEqual(images["val_screens/0"]?.last?[0], 6)
+        XCTAssertGreaterThan(images["val_screens/0"]?.last?[1] ?? 0, 100, "a screen, drawn at twice its size")
     }
 }
