@@ -48,9 +48,8 @@ extension Logger {
         let file = RunLogHandler(url: folder.logFile)
         var terminal = EchoLogHandler(echo: echo)
         terminal.logLevel = console
-        var logger = Logger(label: "uidetect.train") { _ in MultiplexLogHandler([file, terminal]) }
-        logger.logLevel = .debug
-        return logger
+        // The multiplexer passes each message to the handlers whose own level it reaches (setting its level would set theirs).
+        return Logger(label: "uidetect.train") { _ in MultiplexLogHandler([file, terminal]) }
     }
 }
 
