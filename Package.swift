@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CMPI", pkgConfig: "ompi-c", providers: [.apt(["libopenmpi-dev"])]),
 
         // Tensors, the tape, and every differentiable op.
         // A portable seeded random generator, shared by the engine and the data code.
@@ -54,10 +55,12 @@ let package = Package(
         // Reports a person reads: the evaluation's HTML page.
         .target(name: "Reports", dependencies: ["Evaluation", "Shards"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Yams", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
         .target(name: "Protobuf"),
+        // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
+        .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
@@ -68,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Training", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

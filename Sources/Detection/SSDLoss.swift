@@ -87,19 +87,21 @@ public struct SSDLoss {
         return callAsFunction(images: images, assigned: assigner.assign(targets))
     }
 
-    /// The loss for NHWC `images` with targets already assigned to anchors (training-mode batch norm).
-    public func callAsFunction(images: Tensor, assigned: AssignedTargets) -> Value {
+    /// The loss for NHWC `images` with targets already assigned to anchors (training-mode batch
+    /// norm). `positives`: the positive anchors of the whole batch the sums are divided by, when
+    /// this is one process's slice of it (data-parallel runs); by default the batch's own.
+    public func callAsFunction(images: Tensor, assigned: AssignedTargets, positives: Int? = nil) -> Value {
         let (logits, deltas) = model.outputs(images: images, mode: .training, frozen: frozen)
-        return value(logits: logits, deltas: deltas, assigned: assigned)
+        return value(logits: logits, deltas: deltas, assigned: assigned, positives: positives)
     }
 
     /// The loss of outputs the model already computed (validation reuses its forward pass).
-    public func value(logits: Tensor, deltas: Tensor, assigned: AssignedTargets) -> Value {
+    public func value(logits: Tensor, deltas: Tensor, assigned: AssignedTargets, positives: Int? = nil) -> Value {
         let n = logits.shape[0]
         let a = assigner.anchors.count, k = model.config.numClasses
         precondition(assigned.images == n, "targets assigned for \(assigned.images) images, \(n) given")
         return Autodiff.section("loss") {
-            let normaliser = 1 / Float(max(1, assigned.positiveRows.count))
+            let normaliser = 1 / Float(max(1, positives ?? assigned.positiveRows.count))
             let classification = logits.reshaped([n * a, k])
                 .sigmoidFocalLoss(labels: assigned.labels, weights: assigned.weights, alpha: config.focalAlpha, gamma: config.focalGamma)
                 .scaled(by: normaliser)

@@ -122,6 +122,10 @@ public final class Tensor {
         Tensor(shape: shape, storage: storage, requiresGrad: false, node: nil)
     }
 
+    /// This tensor's gradient buffer, created as zeros if there is none yet (e.g. to receive
+    /// gradients summed over the processes of a data-parallel run).
+    public var gradientCreatingZeros: UnsafeMutablePointer<Float> { ensureGrad().pointer }
+
     @discardableResult
     func ensureGrad() -> Storage {
         if let g = gradStorage { return g }

@@ -43,6 +43,9 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     public let inputSize: Size?
     /// The first batch of the stream produced (a resumed run starts where it stopped).
     public let startBatch: Int
+    /// This process's slice of every batch in a data-parallel run: `index` of `count` equal
+    /// slices of the `batchSize` screens, with the augmentation each would get in one process.
+    public let slice: (index: Int, count: Int)
     /// Per screen of the set, its repeat factor r = max(1, sqrt(t / f)) (1 without repeat-factor sampling).
     public let repeatFactors: [Double]
     /// Classes rare enough for copy-paste, and the instances (screen, box row) of them.
@@ -57,8 +60,11 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     private var producerFinished = false
 
     public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true,
-                inputSize: Size? = nil, startBatch: Int = 0, prepare: @escaping @Sendable (Batch) throws -> Prepared) {
+                inputSize: Size? = nil, startBatch: Int = 0, slice: (index: Int, count: Int) = (0, 1),
+                prepare: @escaping @Sendable (Batch) throws -> Prepared) {
         precondition(batchSize >= 1 && workers >= 1 && prefetch >= 1 && startBatch >= 0)
+        precondition(slice.count >= 1 && slice.index >= 0 && slice.index < slice.count && batchSize % slice.count == 0, "a batch splits into equal slices")
+        self.slice = slice
         self.prepare = prepare
         self.inputSize = inputSize
         self.startBatch = startBatch
@@ -183,7 +189,9 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
                 }
                 picks.append(order[position]); position += 1
             }
-            let result = Result { try prepare(try makeBatch(picks, firstSample: sampleIndex, index: batchIndex)) }
+            let per = batchSize / slice.count, first = min(picks.count, slice.index * per)
+            let mine = Array(picks[first..<min(picks.count, first + per)])
+            let result = Result { try prepare(try makeBatch(mine, firstSample: sampleIndex + first, index: batchIndex)) }
             sampleIndex += picks.count
             batchIndex += 1
             condition.lock()

@@ -36,11 +36,13 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var ema = EMAConfig()
     /// Stop after this many validations without a better mAP50; null never stops early.
     public var patience: Int? = nil
+    /// Data-parallel runs under `mpirun` (ignored in a single process).
+    public var distributed = DistributedConfig()
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case name, seed, threads, data, model, loss, augmentation, optimizer, schedule, steps, freeze, ema, patience
+        case name, seed, threads, data, model, loss, augmentation, optimizer, schedule, steps, freeze, ema, patience, distributed
         case batchSize = "batch_size", evalInterval = "eval_interval", checkpointInterval = "checkpoint_interval", logInterval = "log_interval"
         case initFrom = "init_from"
     }
@@ -67,6 +69,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
         try c.encode(freeze, forKey: .freeze)
         try c.encode(ema, forKey: .ema)
         try c.encode(patience, forKey: .patience)
+        try c.encode(distributed, forKey: .distributed)
     }
 
     /// Impossible values, each naming its dotted key.
@@ -92,6 +95,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
         if let p = patience, p < 1 { out.append(("patience", "must be at least 1 (or null to never stop early), got \(p)")) }
         if let p = initFrom, p.isEmpty { out.append(("init_from", "must be a path or null")) }
         out += ema.problems().map { ("ema." + $0.0, $0.1) }
+        if !(distributed.timeoutSeconds > 0) { out.append(("distributed.timeout_seconds", "must be positive, got \(distributed.timeoutSeconds)")) }
         return out
     }
 }
@@ -226,5 +230,22 @@ public struct ScheduleConfig: Codable, Equatable, Sendable {
         if milestones.contains(where: { $0 < 1 }) { out.append(("milestones", "steps must be positive")) }
         if !(gamma > 0) { out.append(("gamma", "must be positive")) }
         return out
+    }
+}
+
+/// How the ranks of a data-parallel run (`mpirun -np N uidetect train`) work together.
+/// `batch_size` stays the global batch: each rank takes its own slice of it.
+public struct DistributedConfig: Codable, Equatable, Sendable {
+    /// Batch norm over the global batch (statistics gathered from every rank, as PyTorch's
+    /// SyncBatchNorm); false keeps them per rank, as PyTorch's default DDP does, with rank 0's
+    /// running statistics handed to the others after every step.
+    public var syncBatchNorm = false
+    /// Seconds a rank waits for the others before the run is abandoned (a rank died or hangs).
+    public var timeoutSeconds = 600.0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case syncBatchNorm = "sync_batch_norm", timeoutSeconds = "timeout_seconds"
     }
 }

@@ -70,3 +70,15 @@ public struct EchoLogHandler: LogHandler {
         echo(event.level >= .warning ? "\(event.level): \(event.message)" : "\(event.message)")
     }
 }
+
+extension Logger {
+    /// The logger of a rank other than 0 in a data-parallel run: rank 0 keeps the run's log;
+    /// the others say only what went wrong, on standard error, with their rank.
+    public static func rank(_ rank: Int) -> Logger {
+        var logger = Logger(label: "uidetect.train.rank\(rank)") { _ in
+            EchoLogHandler { FileHandle.standardError.write(Data("rank \(rank): \($0)\n".utf8)) }
+        }
+        logger.logLevel = .warning
+        return logger
+    }
+}

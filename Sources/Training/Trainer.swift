@@ -1,6 +1,7 @@
 import Boxes
 import Checkpoints
 import Detection
+import Distributed
 import Engine
 import Evaluation
 import Foundation
@@ -86,18 +87,33 @@ public final class Trainer {
     /// A few screens of the latest validation with their true and detected boxes (stored pixels).
     public internal(set) var latestValidationScreens: [ValidationScreen] = []
 
+    /// The processes of a data-parallel run; nil for one process.
+    public let group: ProcessGroup?
+    /// Rank 0 (or the only process) writes the run folder, logs, metrics, checkpoints and validations.
+    public var isPrimary: Bool { (group?.rank ?? 0) == 0 }
+
     public var config: RunConfig { setup.config }
     public var model: SSDModel { setup.model }
 
     /// A new run in `url` (refused if the folder holds anything), or with `resume` the run there,
     /// which keeps its own config (`config`, if given, must equal it). `logger` defaults to the
     /// run's own: `train.log`, and `echo` for what a person should see.
+    /// In a data-parallel run (`group`), rank 0 alone creates or rewrites the folder and logs;
+    /// the other ranks read it once rank 0 is done.
     public convenience init(config given: RunConfig?, folder url: URL, resume: Bool, logger: Logger? = nil,
-                            echo: @escaping @Sendable (String) -> Void = { _ in }) throws {
+                            echo: @escaping @Sendable (String) -> Void = { _ in }, group: ProcessGroup? = nil) throws {
+        let primary = (group?.rank ?? 0) == 0
+        func runLogger(for folder: RunFolder) -> Logger {
+            if let logger { return logger }
+            return primary ? Logger.run(folder, echo: echo) : Logger.rank(group!.rank)
+        }
         if resume {
-            let (folder, saved, extendedFrom) = try RunFolder.open(url, expecting: given)
-            let setup = try TrainingSetup(config: saved)
-            try self.init(setup: setup, folder: folder, resuming: true, logger: logger ?? Logger.run(folder, echo: echo))
+            var opened: (folder: RunFolder, config: RunConfig, extendedFrom: Int?)? = primary ? try RunFolder.open(url, expecting: given) : nil
+            try group?.barrier(what: "opening the run folder")
+            if opened == nil { opened = try RunFolder.open(url, expecting: given) }
+            let (folder, saved, extendedFrom) = opened!
+            let setup = try TrainingSetup(config: saved, ranks: group?.size ?? 1)
+            try self.init(setup: setup, folder: folder, resuming: true, logger: runLogger(for: folder), group: group)
             if let extendedFrom {
                 // An extended run gets its patience back.
                 state.stoppedEarly = false
@@ -106,20 +122,23 @@ public final class Trainer {
             }
         } else {
             guard let given else { throw TrainingError.notARun(url.path) }
-            try RunFolder.ensureFree(url)
-            let setup = try TrainingSetup(config: given)  // data problems surface before the folder exists
-            let folder = try RunFolder.create(url, config: given)
-            try self.init(setup: setup, folder: folder, resuming: false, logger: logger ?? Logger.run(folder, echo: echo))
+            if primary { try RunFolder.ensureFree(url) }
+            let setup = try TrainingSetup(config: given, ranks: group?.size ?? 1)  // data problems surface before the folder exists
+            let folder = primary ? try RunFolder.create(url, config: given) : RunFolder(url)
+            try group?.barrier(what: "creating the run folder")
+            try self.init(setup: setup, folder: folder, resuming: false, logger: runLogger(for: folder), group: group)
         }
     }
 
     /// A run of `setup` in `folder`; `resuming` loads `checkpoints/last` (weights, optimizer, step, best, metrics window).
-    public init(setup: TrainingSetup, folder: RunFolder, resuming: Bool, logger: Logger) throws {
+    public init(setup: TrainingSetup, folder: RunFolder, resuming: Bool, logger: Logger, group: ProcessGroup? = nil) throws {
         self.setup = setup
         self.folder = folder
         self.logger = logger
+        self.group = group
         state = TrainingState(step: 0, bestMAP50: nil, bestStep: nil, optimizer: [:])
-        hooks = [EMAHook(), ValidationHook(), EarlyStoppingHook(), MetricsHook(), CheckpointHook(), TensorBoardHook()]
+        let primary = (group?.rank ?? 0) == 0
+        hooks = primary ? [EMAHook(), ValidationHook(), EarlyStoppingHook(), MetricsHook(), CheckpointHook(), TensorBoardHook()] : []
         let c = setup.config
         let metrics = MetricsLog(url: folder.metricsFile)
         if resuming {
@@ -144,10 +163,10 @@ public final class Trainer {
             }
             state = saved
             lastCheckpointStep = saved.step
-            try metrics.truncate(after: saved.step)
+            if primary { try metrics.truncate(after: saved.step) }
             logger.info("resumed at step \(saved.step) of \(c.steps) from \(store.last.path)")
         } else {
-            try metrics.start()
+            if primary { try metrics.start() }
             let val = setup.valSet.map { "\(setup.valImages.count) of \($0.count)" } ?? "no"
             logger.info("run \(folder.path): \(setup.trainSet.count) training screens, \(val) validation screens")
             if let t = setup.transfer {
@@ -163,6 +182,10 @@ public final class Trainer {
             logger.info("frozen: \(c.freeze.joined(separator: ", ")) (\(fixed) parameters kept fixed, batch norm there on running statistics)")
         }
         if setup.ema != nil { logger.info("validation and best use the \(setup.evaluatedWeights), warm-up \(c.ema.warmupSteps) steps") }
+        if let group {
+            let norm = c.distributed.syncBatchNorm ? "batch norm over the global batch" : "batch norm per rank (rank 0's running statistics kept)"
+            logger.info("data-parallel over \(group.size) ranks: \(c.batchSize / group.size) screens of each batch of \(c.batchSize) per rank, gradients summed in rank order, \(norm)")
+        }
         let m = c.model
         logger.info("model: \(m.inputWidth)x\(m.inputHeight), alpha \(m.alpha), FPN \(m.fpnDepth), \(m.headLayers) head layers, levels \(m.minLevel)-\(m.maxLevel): \(setup.model.parameterCount) parameters, \(setup.loss.assigner.anchors.count) anchors per image")
         logger.info("class weights (\(c.loss.classBalance.rawValue)) from the training shards' box counts:")
@@ -179,8 +202,18 @@ public final class Trainer {
     /// checkpoint as it was.
     public func run(shouldStop: () -> Bool = { false }, progress: ((StepReport) -> Void)? = nil) throws -> TrainingOutcome {
         try Parallel.withThreads(setup.threads) {
+            guard let group, config.distributed.syncBatchNorm else { return try loop(shouldStop: shouldStop, progress: progress) }
+            return try BatchNormSync.synchronised(by: SynchronisedBatchStatistics(group: group)) { try loop(shouldStop: shouldStop, progress: progress) }
+        }
+    }
+
+    private func loop(shouldStop: () -> Bool, progress: ((StepReport) -> Void)?) throws -> TrainingOutcome {
+        do {
             let c = config
-            guard state.step < c.steps, !state.stoppedEarly else {
+            // Rank 0's view decides whether the run is over (only it knows of an extension).
+            var over: [Float] = [state.step < c.steps && !state.stoppedEarly ? 0 : 1]
+            if let group { try group.broadcast(&over, count: 1, what: "starting") }
+            guard over[0] == 0 else {
                 if state.stoppedEarly {
                     logger.info("the run stopped early at step \(state.step) (patience \(c.patience ?? 0) spent); extend it with --resume --set steps=N (N > \(c.steps)) to go on")
                 } else {
@@ -193,7 +226,7 @@ public final class Trainer {
             let assigner = setup.loss.assigner
             // The worker turns each batch into the model's input and matches its targets, off the training thread.
             let pipeline = InputPipeline(set: setup.trainSet, batchSize: c.batchSize, seed: c.seed, options: c.augmentation, workers: c.data.workers,
-                                         inputSize: c.model.inputSize, startBatch: state.step) { batch in
+                                         inputSize: c.model.inputSize, startBatch: state.step, slice: (group?.rank ?? 0, group?.size ?? 1)) { batch in
                 (images: ModelInput.tensor(batch.images), assigned: assigner.assign(batch.targets))
             }
             defer { pipeline.stop() }
@@ -201,24 +234,40 @@ public final class Trainer {
             let parameters = setup.optimizer.allParameters
             var interrupted = false
             while state.step < c.steps {
-                if shouldStop() { interrupted = true; break }
+                let stop = shouldStop()
+                if group == nil && stop { interrupted = true; break }
                 let batch = try pipeline.next()
-                setup.optimizer.zeroGrad()
-                let loss = setup.loss(images: batch.images, assigned: batch.assigned)
-                let total = loss.total.item, cls = loss.classification.item, box = loss.box.item
                 let step = state.step + 1
-                guard total.isFinite else { try stopNonFinite(step: step, what: "the loss is \(total) (classification \(cls), box \(box))") }
+                var positives = batch.assigned.positiveRows.count
+                if let group {
+                    // One small sum per step: the batch's positives (the loss's normaliser) and whether any rank must stop.
+                    var flags: [Float] = [Float(positives), stop || state.stoppedEarly ? 1 : 0]
+                    try group.sum(&flags, count: 2, what: "step \(step): positives and stop flags")
+                    if flags[1] > 0 { interrupted = !state.stoppedEarly; break }
+                    positives = Int(flags[0])
+                }
+                setup.optimizer.zeroGrad()
+                let loss = setup.loss(images: batch.images, assigned: batch.assigned, positives: positives)
+                let total = loss.total.item, cls = loss.classification.item, box = loss.box.item
+                // In a data-parallel run a rank's loss is its share: a non-finite one shows up in the summed gradients' norm on every rank at once.
+                guard group != nil || total.isFinite else { try stopNonFinite(step: step, what: "the loss is \(total) (classification \(cls), box \(box))") }
                 loss.total.backward()
+                if let group { try sumGradients(parameters, over: group, step: step) }
                 let norm = clipGradientNorm(parameters, maxNorm: c.optimizer.clipGradNorm ?? .infinity)
                 guard norm.isFinite else { try stopNonFinite(step: step, what: "the gradient norm is \(norm) (loss \(total))") }
                 let lr = setup.schedule.learningRate(at: state.step)
                 setup.optimizer.step(learningRate: lr)
                 state.step = step
+                if let group, !c.distributed.syncBatchNorm { try shareRunningStatistics(over: group, step: step) }
                 var record = StepRecord(step: step, loss: total, classification: cls, box: box, learningRate: lr, images: batch.images.shape[0])
                 for hook in hooks { try hook.afterStep(self, &record) }
-                if state.stoppedEarly { break }
+                if state.stoppedEarly && group == nil { break }
             }
             for hook in hooks { try hook.afterTraining(self, interrupted: interrupted) }
+            if let group, group.sumCalls > 0 {
+                let perCall = 1000 * group.sumSeconds / Double(group.sumCalls), megabytes = Double(group.sumFloats * 4) / Double(group.sumCalls) / 1e6
+                logger.info("\(String(format: "summing over %d ranks: %d calls, %.2f ms each on average (%.2f MB on average; mostly the gradients)", group.size, group.sumCalls, perCall, megabytes))")
+            }
             if state.stoppedEarly {
                 logger.info("stopped early at step \(state.step): no better validation mAP50 in \(c.patience ?? 0) validations (best \(percent(state.bestMAP50)) at step \(state.bestStep.map(String.init) ?? "-")); checkpoints/best holds it")
             } else if interrupted {
@@ -229,6 +278,39 @@ public final class Trainer {
                 logger.info("finished \(state.step) steps; best validation mAP50 \(percent(state.bestMAP50)) at step \(state.bestStep.map(String.init) ?? "-")")
             }
             return outcome(interrupted: interrupted)
+        } catch let error as DistributedError {
+            // A rank that cannot reach the others ends the whole job rather than hang it.
+            group?.abort("\(error)")
+            throw error
+        }
+    }
+
+    /// Sums every trainable parameter's gradient over the ranks: one flat buffer, one collective.
+    private func sumGradients(_ parameters: [Tensor], over group: ProcessGroup, step: Int) throws {
+        var flat = [Float](repeating: 0, count: parameters.reduce(0) { $0 + $1.count })
+        var offset = 0
+        for p in parameters {
+            if let g = p.gradStorageIfAny { flat.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).update(from: g, count: p.count) } }
+            offset += p.count
+        }
+        try group.sum(&flat, count: flat.count, what: "step \(step): summing gradients")
+        offset = 0
+        for p in parameters {
+            let g = p.gradientCreatingZeros
+            flat.withUnsafeBufferPointer { g.update(from: $0.baseAddress! + offset, count: p.count) }
+            offset += p.count
+        }
+    }
+
+    /// Batch norm per rank: every rank takes rank 0's running statistics, so that all hold the same model.
+    private func shareRunningStatistics(over group: ProcessGroup, step: Int) throws {
+        let buffers = model.namedBuffers().map(\.tensor)
+        var flat = buffers.flatMap(\.scalars)
+        try group.broadcast(&flat, count: flat.count, what: "step \(step): running statistics")
+        var offset = 0
+        for b in buffers {
+            b.assign(Array(flat[offset..<(offset + b.count)]))
+            offset += b.count
         }
     }
 

@@ -28,9 +28,13 @@ public struct TrainingSetup {
     public let ema: WeightAverage?
     public let emaModel: SSDModel?
 
-    public init(config c: RunConfig) throws {
+    /// `ranks`: the processes of a data-parallel run, which share every batch.
+    public init(config c: RunConfig, ranks: Int = 1) throws {
         config = c
         if let p = c.problems().first { throw ConfigError(source: "config", key: p.key, problem: p.problem) }
+        if c.batchSize % ranks != 0 {
+            throw ConfigError(source: "config", key: "batch_size", problem: "\(c.batchSize) does not divide by the \(ranks) ranks of this run: batch_size is the global batch, each rank takes an equal slice")
+        }
         func open(_ specs: [String], key: String) throws -> ShardSet {
             do { return try ShardSet(specs) } catch { throw ConfigError(source: "config", key: key, problem: "\(error)") }
         }

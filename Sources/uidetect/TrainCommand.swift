@@ -1,6 +1,7 @@
 import ArgumentParser
 import Detection
 import Diagnostics
+import Distributed
 import Engine
 import Foundation
 import Training
@@ -43,22 +44,28 @@ struct Train: ParsableCommand {
                 given = nil
             }
             let folder = URL(fileURLWithPath: runs).appendingPathComponent(runName)
-            let progress = ProgressLine()
-            let trainer = try Trainer(config: given, folder: folder, resume: resume) { line in
+            // Under mpirun this process is one rank of a data-parallel run; otherwise there is no MPI at all.
+            let timeout = (given ?? (try? ConfigLoader.load(RunFolder(folder).configFile)))?.distributed.timeoutSeconds ?? DistributedConfig().timeoutSeconds
+            let group = try ProcessGroup.join(timeout: timeout)
+            defer { group?.finish() }
+            let primary = (group?.rank ?? 0) == 0
+            let progress = ProgressLine(enabled: primary)
+            let trainer = try Trainer(config: given, folder: folder, resume: resume, echo: { line in
                 progress.finish()
                 print(line)
                 fflush(nil)  // all output streams: the log line must show before a long step
-            }
-            let stop = InterruptFlag()
+            }, group: group)
+            // mpirun hands Ctrl-C to the ranks as SIGTERM: both finish the step and write checkpoints/last.
+            let stop = InterruptFlag(signals: group == nil ? [SIGINT] : [SIGINT, SIGTERM])
             let outcome = try trainer.run(shouldStop: { stop.isSet }) { r in
                 progress.update(String(format: "step %d/%d  loss %.4f (class %.4f, box %.4f)  lr %.5f  %.1f images/s", r.step, r.steps,
                                        r.loss, r.classificationLoss, r.boxLoss, r.learningRate, r.imagesPerSecond),
                                 secondsLeft: r.secondsLeft)
             }
             progress.finish()
-            print("run folder: \(outcome.folder.path)")
+            if primary { print("run folder: \(outcome.folder.path)") }
             if outcome.interrupted {
-                print("continue with: uidetect train --name \(runName) --runs \(runs) --resume")
+                if primary { print("continue with: uidetect train --name \(runName) --runs \(runs) --resume") }
                 throw ExitCode(130)
             }
         }
@@ -69,20 +76,23 @@ struct Train: ParsableCommand {
 final class InterruptFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var set = false
-    private let source: DispatchSourceSignal
+    private var sources: [DispatchSourceSignal] = []
 
-    init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [unowned self] in
-            lock.lock()
-            let second = set
-            set = true
-            lock.unlock()
-            if second { _exit(130) }
-            FileHandle.standardError.write(Data("\ninterrupt: finishing the current step and writing checkpoints/last (Ctrl-C again quits at once)\n".utf8))
+    init(signals: [Int32] = [SIGINT]) {
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [unowned self] in
+                lock.lock()
+                let second = set
+                set = true
+                lock.unlock()
+                if second { _exit(130) }
+                FileHandle.standardError.write(Data("\ninterrupt: finishing the current step and writing checkpoints/last (Ctrl-C again quits at once)\n".utf8))
+            }
+            source.resume()
+            sources.append(source)
         }
-        source.resume()
     }
 
     var isSet: Bool {
