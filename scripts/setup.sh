@@ -5,9 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType), the font the synthetic
-# screens and overlays draw text with, and h5dump, which the tests read our shards with.
-packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libturbojpeg0-dev libfreetype-dev fonts-dejavu-core)
+# Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType, Tesseract for OCR), the font the
+# synthetic screens and overlays draw text with, Tesseract's English data, and h5dump, which the
+# tests read our shards with.
+packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libturbojpeg0-dev libfreetype-dev fonts-dejavu-core libtesseract-dev tesseract-ocr-eng)
 
 missing=()
 for p in "${packages[@]}"; do

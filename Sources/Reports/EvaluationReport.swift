@@ -25,16 +25,12 @@ public struct EvaluationReport {
 
     /// The whole page: inline CSS and SVG, no external resources.
     public func html() -> String {
-        var h = """
-        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
-        <style>
-        body{font-family:-apple-system,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1200px}
-        table{border-collapse:collapse;font-size:13px}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}
-        th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}
+        var h = HTMLPage.head(title: title, maxWidth: 1200, style: HTMLPage.tableStyle + """
+
         .curves{display:flex;flex-wrap:wrap;gap:12px}.curve{border:1px solid #ddd;padding:6px}
         .curve h4{margin:0 0 4px 0;font-size:13px}.note{color:#666;font-size:12px}
-        </style></head><body>
-        <h1>\(escape(title))</h1>
+        """)
+        h += """
         <p>\(result.images) images, IoU \(result.iouThreshold), \(result.interpolation.rawValue) interpolation; thresholds picked by \(escape(summary.strategy.description)).</p>
         """
         h += table()
@@ -141,7 +137,5 @@ public struct EvaluationReport {
         return s + "</svg>"
     }
 
-    private func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private func escape(_ s: String) -> String { escapeHTML(s) }
 }
