@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CMPI", pkgConfig: "ompi-c", providers: [.apt(["libopenmpi-dev"])]),
+        // Tesseract's C API (links Leptonica too, which its pixels live in).
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
 
         // Tensors, the tape, and every differentiable op.
         // A portable seeded random generator, shared by the engine and the data code.
@@ -52,8 +54,12 @@ let package = Package(
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
         .target(name: "Evaluation", dependencies: ["Boxes", "Shards"]),
-        // Reports a person reads: the evaluation's HTML page.
-        .target(name: "Reports", dependencies: ["Evaluation", "Shards"]),
+        // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
+        .target(name: "ScreenDescription", dependencies: ["Boxes", "Images"]),
+        // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
+        .target(name: "OCR", dependencies: ["CTesseract", "Images", "Boxes"]),
+        // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
+        .target(name: "Reports", dependencies: ["Evaluation", "Shards", "ScreenDescription", "Images"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
         .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
@@ -86,7 +92,9 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards", "ScreenDescription", "Images"]),
+        .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "Images"]),
+        .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),

@@ -5,10 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType), the font the synthetic
-# screens and overlays draw text with, and h5dump, which the tests read our shards with.
-# Open MPI for data-parallel training across processes and machines (mpirun, and the library).
-packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libturbojpeg0-dev libfreetype-dev fonts-dejavu-core libopenmpi-dev openmpi-bin)
+# Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType, Tesseract for OCR, Open MPI for
+# data-parallel training), the font the synthetic screens and overlays draw text with,
+# Tesseract's English data, mpirun, and h5dump, which the tests read our shards with.
+packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libturbojpeg0-dev libfreetype-dev fonts-dejavu-core
+          libtesseract-dev tesseract-ocr-eng libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,26 +8,35 @@ public enum HTML {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    static let style = """
-    body{font-family:-apple-system,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1200px}
-    table{border-collapse:collapse;font-size:13px}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}
-    th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}
-    .curves{display:flex;flex-wrap:wrap;gap:12px}.curve{border:1px solid #ddd;padding:6px}
-    .curve h4{margin:0 0 4px 0;font-size:13px}.note{color:#666;font-size:12px}
-    """
+    /// Tables with a grey header row, numbers right-aligned and the first column left.
+    static let tableStyle = """
+        table{border-collapse:collapse;font-size:13px}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}
+        th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}
+        """
 
-    /// A whole self-contained page: inline CSS, `body` as given, nothing fetched from the network.
-    public static func page(title: String, body: String) -> String {
+    /// Curves and pictures side by side, and small notes.
+    static let figureStyle = """
+        .curves{display:flex;flex-wrap:wrap;gap:12px}.curve{border:1px solid #ddd;padding:6px}
+        .curve h4{margin:0 0 4px 0;font-size:13px}.note{color:#666;font-size:12px}
+        """
+
+    /// The page up to and including its heading: `title`, the common body style (as wide as
+    /// `maxWidth` pixels at most), then `style`.
+    static func head(title: String, maxWidth: Int?, style: String) -> String {
         """
         <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
         <style>
+        body{font-family:-apple-system,Helvetica,Arial,sans-serif;margin:24px;color:#222\(maxWidth.map { ";max-width:\($0)px" } ?? "")}
         \(style)
         </style></head><body>
         <h1>\(escape(title))</h1>
-        \(body)
-        </body></html>
 
         """
+    }
+
+    /// A whole self-contained page with tables and figures: inline CSS, `body` as given, nothing fetched from the network.
+    public static func page(title: String, body: String) -> String {
+        head(title: title, maxWidth: 1200, style: tableStyle + "\n" + figureStyle) + body + "\n</body></html>\n"
     }
 
     /// Writes a page atomically.

@@ -1,0 +1,67 @@
+import Boxes
+import Images
+
+/// Step 3: OCR lines that overlap no detection become texts (source `ocr`), carrying their own text.
+struct OCRTextAddition {
+    var config: DescriptionConfig.OCRText
+
+    func apply(_ state: inout DescriptionState, lines: [TextLine]) {
+        let ignored = Set(config.ignoredClasses)
+        let detections = state.elements.filter { !ignored.contains($0.kind.rawValue) }.map(\.frame)
+        for line in lines where Double(line.confidence) >= config.minConfidence && line.box.isValid {
+            let text = collapsingWhitespace(line.text)
+            guard !text.isEmpty, !detections.contains(where: { $0.intersectionArea(line.box) > 0 }) else { continue }
+            state.elements.append(DescribedElement(id: state.takeID(), kind: .text, frame: line.box, label: text, score: nil, source: .ocr))
+        }
+    }
+}
+
+/// Step 4: texts (and, ours, segments) take the OCR lines lying mostly inside them as their
+/// label, text fields as their value; icons and pictures are named by recognisers when given.
+struct ContentAssignment {
+    var config: DescriptionConfig.Content
+    var iconRecognizer: (any IconRecognizer)?
+    var pictureDescriber: (any PictureDescriber)?
+
+    func apply(_ state: inout DescriptionState, lines: [TextLine], image: RGBImage) {
+        for i in state.elements.indices {
+            let e = state.elements[i]
+            switch e.kind {
+            case .text where e.source == .detector:
+                let rows = readingRows(of: lines, inside: e.frame)
+                state.elements[i].label = rows.joined(separator: " ")
+                state.lineCounts[e.id] = rows.count
+            case .segmentedControl where config.segmentLabels:
+                state.elements[i].label = readingRows(of: lines, inside: e.frame).joined(separator: " ")
+            case .textField where config.textFieldValues:
+                let text = readingRows(of: lines, inside: e.frame).joined(separator: " ")
+                state.elements[i].value = text.isEmpty ? nil : text
+                if config.searchFields && text.lowercased().hasPrefix("search") { state.searchFields.insert(e.id) }
+            case .icon:
+                if let type = iconRecognizer?.iconType(in: image, frame: e.frame) {
+                    state.elements[i].label = type.name
+                    state.iconTypes[e.id] = type
+                }
+            case .picture:
+                if let text = pictureDescriber?.describePicture(in: image, frame: e.frame) { state.elements[i].label = collapsingWhitespace(text) }
+            default:
+                break
+            }
+        }
+    }
+
+    /// The text of the (confident enough) lines lying mostly inside `frame`, one string per row in reading order:
+    /// rows top to bottom (a line joins a row when its vertical centre lies within the row's first
+    /// line), lines within a row left to right.
+    func readingRows(of lines: [TextLine], inside frame: Box) -> [String] {
+        let inside = lines.filter { Double($0.confidence) >= config.minLineConfidence && $0.box.fractionInside(frame) >= config.minLineFractionInside }
+            .sorted { ($0.box.centerY, $0.box.xMin) < ($1.box.centerY, $1.box.xMin) }
+        var rows: [[TextLine]] = []
+        for line in inside {
+            if let first = rows.last?.first, first.box.holdsVerticalCentre(of: line.box) { rows[rows.count - 1].append(line) } else { rows.append([line]) }
+        }
+        return rows.map { row in
+            collapsingWhitespace(row.sorted { $0.box.xMin < $1.box.xMin }.map(\.text).joined(separator: " "))
+        }.filter { !$0.isEmpty }
+    }
+}

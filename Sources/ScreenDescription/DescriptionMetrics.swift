@@ -1,0 +1,272 @@
+import Boxes
+
+/// One screen's description metrics (screen-description.md, "Metrics"). A figure whose ground
+/// truth dataset the screen lacks is nil (JSON null), and so is a selection figure for a screen
+/// without a true tab button (segment) whose state is known.
+public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
+    public var imageID: String
+    /// The description's boxes (leaves of its elements) and its top-level elements.
+    public var boxes: Int
+    public var topLevelElements: Int
+    /// Boxes matched to a true box (IoU >= 0.5, same class, in order of score).
+    public var matchedBoxes: Int
+    /// Top-level elements with two or more members.
+    public var predictedGroups: Int
+    public var incorrectlyGrouped: Int?
+    public var shouldHaveGrouped: Int?
+    /// Matched top-level elements with a true rank (the spec's n), and n minus the longest non-decreasing run of their ranks.
+    public var orderedElements: Int?
+    public var orderErrors: Int?
+    /// Whether every true tab button is matched and gets its true state (unknown is wrong).
+    public var tabButtonsCorrect: Bool?
+    /// Whether every true segment is matched and gets its true state.
+    public var segmentsCorrect: Bool?
+    /// `button` on matched icons against `interactive`.
+    public var iconTruePositives: Int
+    public var iconFalsePositives: Int
+    public var iconFalseNegatives: Int
+    /// Edit distance of matched texts' labels to their true strings, and the true strings' lengths.
+    public var textEditDistance: Int
+    public var textTrueLength: Int
+
+    /// A screen's figures; those its ground truth cannot give default to nil.
+    public init(imageID: String, boxes: Int, topLevelElements: Int, matchedBoxes: Int, predictedGroups: Int,
+                incorrectlyGrouped: Int? = nil, shouldHaveGrouped: Int? = nil, orderedElements: Int? = nil, orderErrors: Int? = nil,
+                tabButtonsCorrect: Bool? = nil, segmentsCorrect: Bool? = nil,
+                iconTruePositives: Int, iconFalsePositives: Int, iconFalseNegatives: Int, textEditDistance: Int, textTrueLength: Int) {
+        self.imageID = imageID
+        self.boxes = boxes
+        self.topLevelElements = topLevelElements
+        self.matchedBoxes = matchedBoxes
+        self.predictedGroups = predictedGroups
+        self.incorrectlyGrouped = incorrectlyGrouped
+        self.shouldHaveGrouped = shouldHaveGrouped
+        self.orderedElements = orderedElements
+        self.orderErrors = orderErrors
+        self.tabButtonsCorrect = tabButtonsCorrect
+        self.segmentsCorrect = segmentsCorrect
+        self.iconTruePositives = iconTruePositives
+        self.iconFalsePositives = iconFalsePositives
+        self.iconFalseNegatives = iconFalseNegatives
+        self.textEditDistance = textEditDistance
+        self.textTrueLength = textTrueLength
+    }
+
+    /// The screen's grouping errors: incorrectly grouped plus should have grouped.
+    public var groupingErrors: Int? {
+        guard let incorrectlyGrouped, let shouldHaveGrouped else { return nil }
+        return incorrectlyGrouped + shouldHaveGrouped
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case imageID = "image_id", boxes, topLevelElements = "top_level_elements", matchedBoxes = "matched_boxes"
+        case predictedGroups = "predicted_groups", incorrectlyGrouped = "incorrectly_grouped", shouldHaveGrouped = "should_have_grouped"
+        case orderedElements = "ordered_elements", orderErrors = "order_errors"
+        case tabButtonsCorrect = "tab_buttons_correct", segmentsCorrect = "segments_correct"
+        case iconTruePositives = "icon_true_positives", iconFalsePositives = "icon_false_positives", iconFalseNegatives = "icon_false_negatives"
+        case textEditDistance = "text_edit_distance", textTrueLength = "text_true_length"
+    }
+
+    /// Writes every key, nulls included.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(imageID, forKey: .imageID)
+        try c.encode(boxes, forKey: .boxes)
+        try c.encode(topLevelElements, forKey: .topLevelElements)
+        try c.encode(matchedBoxes, forKey: .matchedBoxes)
+        try c.encode(predictedGroups, forKey: .predictedGroups)
+        try c.encodeOrNull(incorrectlyGrouped, forKey: .incorrectlyGrouped)
+        try c.encodeOrNull(shouldHaveGrouped, forKey: .shouldHaveGrouped)
+        try c.encodeOrNull(orderedElements, forKey: .orderedElements)
+        try c.encodeOrNull(orderErrors, forKey: .orderErrors)
+        try c.encodeOrNull(tabButtonsCorrect, forKey: .tabButtonsCorrect)
+        try c.encodeOrNull(segmentsCorrect, forKey: .segmentsCorrect)
+        try c.encode(iconTruePositives, forKey: .iconTruePositives)
+        try c.encode(iconFalsePositives, forKey: .iconFalsePositives)
+        try c.encode(iconFalseNegatives, forKey: .iconFalseNegatives)
+        try c.encode(textEditDistance, forKey: .textEditDistance)
+        try c.encode(textTrueLength, forKey: .textTrueLength)
+    }
+}
+
+/// Scores descriptions against ground truth. Description frames are mapped to stored pixels by
+/// the truth's uniform scale; every box of the description (the leaves of its elements, nested
+/// groups flattened) is matched to a true box as evaluation.md matches detections: highest score
+/// first (boxes without a score last, in description order), each taking the untaken true box of
+/// its class with the highest IoU, a match when that IoU is >= 0.5.
+public enum DescriptionMetrics {
+    /// The IoU a box needs to match a true box.
+    public static let iouThreshold = 0.5
+
+    /// Pairs each description with its screen's truth by image id. A description without truth, or
+    /// a screen described twice, is an error; truths without a description are left out (a subset was described).
+    public static func pair(descriptions: [DescribedScreen], truths: [ScreenTruth]) throws -> [(description: DescribedScreen, truth: ScreenTruth)] {
+        var byID: [String: ScreenTruth] = [:]
+        for t in truths {
+            guard byID.updateValue(t, forKey: t.imageID) == nil else { throw ScreenTruthError(imageID: t.imageID, field: "image_id", problem: "two ground truths") }
+        }
+        var seen = Set<String>()
+        return try descriptions.map { d in
+            guard seen.insert(d.imageID).inserted else { throw ScreenTruthError(imageID: d.imageID, field: "image_id", problem: "described twice") }
+            guard let t = byID[d.imageID] else { throw ScreenTruthError(imageID: d.imageID, field: "image_id", problem: "no ground truth for this described screen") }
+            return (d, t)
+        }
+    }
+
+    /// The metrics of one screen; the description's size must be the truth's original size.
+    public static func evaluate(_ description: DescribedScreen, against truth: ScreenTruth) throws -> ScreenDescriptionMetrics {
+        guard description.size == truth.originalSize else {
+            throw ScreenTruthError(imageID: truth.imageID, field: "original size", problem: "the description is \(description.size), the ground truth's screenshot \(truth.originalSize)")
+        }
+        let leaves = match(description, truth)
+        let tops = description.elements
+        var m = ScreenDescriptionMetrics(
+            imageID: description.imageID, boxes: leaves.count, topLevelElements: tops.count, matchedBoxes: leaves.filter { $0.truth != nil }.count,
+            predictedGroups: tops.filter { $0.leaves.count >= 2 }.count, iconTruePositives: 0, iconFalsePositives: 0, iconFalseNegatives: 0,
+            textEditDistance: 0, textTrueLength: 0)
+        // The matched true boxes of each top-level element.
+        var truthOf = [[Int]](repeating: [], count: tops.count)
+        for l in leaves { if let j = l.truth { truthOf[l.top].append(j) } }
+
+        if truth.groupIndex != nil {
+            m.incorrectlyGrouped = tops.indices.filter { t in
+                tops[t].leaves.count >= 2 && Set(truthOf[t].map(truth.element)).count >= 2
+            }.count
+            var topsOfGroup: [Int: Set<Int>] = [:]
+            for l in leaves { if let j = l.truth, case .group(let g) = truth.element(of: j) { topsOfGroup[g, default: []].insert(l.top) } }
+            m.shouldHaveGrouped = topsOfGroup.values.filter { $0.count >= 2 }.count
+        }
+        if let navOrder = truth.navOrder {
+            let ranks = truthOf.compactMap { members -> Int? in
+                guard !members.isEmpty else { return nil }
+                // A member outside the order (nil, the spec's -1) is the smallest rank and leaves the element out.
+                let rank = members.map { navOrder[$0] ?? -1 }.min()!
+                return rank == -1 ? nil : rank
+            }
+            m.orderedElements = ranks.count
+            m.orderErrors = ranks.count - longestNonDecreasingSubsequence(ranks)
+        }
+        m.tabButtonsCorrect = tabButtonsCorrect(tops, truthOf, truth)
+        m.segmentsCorrect = segmentsCorrect(leaves, truth)
+        if let interactive = truth.interactive {
+            for l in leaves where l.leaf.kind == .icon {
+                guard let j = l.truth, let truthValue = interactive[j] else { continue }
+                switch (l.leaf.interactive, truthValue) {
+                case (true, true): m.iconTruePositives += 1
+                case (true, false): m.iconFalsePositives += 1
+                case (false, true): m.iconFalseNegatives += 1
+                case (false, false): break
+                }
+            }
+        }
+        if let texts = truth.texts {
+            for l in leaves where l.leaf.kind == .text {
+                guard let j = l.truth else { continue }
+                let (said, shown) = (collapsingWhitespace(l.leaf.label), collapsingWhitespace(texts[j]))
+                m.textEditDistance += editDistance(said, shown)
+                m.textTrueLength += shown.count
+            }
+        }
+        return m
+    }
+
+    /// One described box: the top-level element it belongs to and the true box it matched.
+    struct MatchedLeaf {
+        let top: Int
+        let leaf: DescribedElement
+        let truth: Int?
+    }
+
+    /// Every leaf of `description` with the true box it matched.
+    static func match(_ description: DescribedScreen, _ truth: ScreenTruth) -> [MatchedLeaf] {
+        let leaves = description.elements.enumerated().flatMap { t, e in e.leaves.map { (top: t, leaf: $0) } }
+        let scale = truth.scale
+        let order = leaves.indices.sorted { a, b in
+            switch (leaves[a].leaf.score, leaves[b].leaf.score) {
+            case let (x?, y?): return x != y ? x > y : a < b
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a < b
+            }
+        }
+        var taken = [Bool](repeating: false, count: truth.boxes.count)
+        var matched = [Int?](repeating: nil, count: leaves.count)
+        for i in order {
+            let box = leaves[i].leaf.frame.transformed(scaleX: scale, scaleY: scale)
+            var best: (j: Int, iou: Double)?
+            for j in truth.boxes.indices where !taken[j] && truth.classNames[j] == leaves[i].leaf.kind.rawValue {
+                let iou = box.iou(truth.boxes[j])
+                if iou > (best?.iou ?? -1) { best = (j, iou) }
+            }
+            if let best, best.iou >= iouThreshold {
+                taken[best.j] = true
+                matched[i] = best.j
+            }
+        }
+        return leaves.indices.map { MatchedLeaf(top: leaves[$0].top, leaf: leaves[$0].leaf, truth: matched[$0]) }
+    }
+
+    /// True tab buttons are the true elements whose boxes say `tab_button`; each one's state is
+    /// selected when a member is, not selected when a member is not; one without a known state is
+    /// not counted. Its predicted state is that of the top-level element(s) holding its matched boxes.
+    static func tabButtonsCorrect(_ tops: [DescribedElement], _ truthOf: [[Int]], _ truth: ScreenTruth) -> Bool? {
+        guard let kinds = truth.groupKinds, let selected = truth.selected else { return nil }
+        var members: [TrueElement: [Int]] = [:]
+        for j in truth.boxes.indices where kinds[j] == .tabButton { members[truth.element(of: j), default: []].append(j) }
+        var topOf: [Int: Int] = [:]
+        for (t, boxes) in truthOf.enumerated() { for j in boxes { topOf[j] = t } }
+        var any = false
+        for boxes in members.values {
+            let states = boxes.compactMap { selected[$0] }
+            guard !states.isEmpty else { continue }
+            any = true
+            let want = states.contains(true)
+            let said = Set(boxes.compactMap { topOf[$0] }.map { tops[$0].selected })
+            guard said.count == 1, let only = said.first, only == want else { return false }
+        }
+        return any ? true : nil
+    }
+
+    /// Every true segment with a known state is matched and its box gets that state.
+    static func segmentsCorrect(_ leaves: [MatchedLeaf], _ truth: ScreenTruth) -> Bool? {
+        guard let selected = truth.selected else { return nil }
+        var said: [Int: Bool?] = [:]
+        for l in leaves { if let j = l.truth { said[j] = l.leaf.selected } }
+        let segments = truth.boxes.indices.filter { truth.classNames[$0] == ElementKind.segmentedControl.rawValue && selected[$0] != nil }
+        guard !segments.isEmpty else { return nil }
+        return segments.allSatisfy { j in said[j].flatMap { $0 } == selected[j] }
+    }
+
+    /// The length of the longest non-decreasing subsequence (equal ranks may follow each other).
+    static func longestNonDecreasingSubsequence(_ xs: [Int]) -> Int {
+        // tails[k]: the smallest last value of such a run of length k + 1; a value replaces the
+        // first tail greater than it, so equal values extend runs.
+        var tails: [Int] = []
+        for x in xs {
+            var (lo, hi) = (0, tails.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if tails[mid] <= x { lo = mid + 1 } else { hi = mid }
+            }
+            if lo == tails.count { tails.append(x) } else { tails[lo] = x }
+        }
+        return tails.count
+    }
+
+    /// Levenshtein distance between two strings, by characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let (s, t) = (Array(a), Array(b))
+        guard !s.isEmpty else { return t.count }
+        guard !t.isEmpty else { return s.count }
+        var previous = Array(0...t.count)
+        var current = [Int](repeating: 0, count: t.count + 1)
+        for i in 1...s.count {
+            current[0] = i
+            for j in 1...t.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (s[i - 1] == t[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[t.count]
+    }
+}

@@ -1,0 +1,73 @@
+import Boxes
+
+/// One screen on its way through the steps: the top-level elements and what the steps learned
+/// about them that the output has no field for (read by later steps, then dropped).
+struct DescriptionState {
+    let size: Size
+    var elements: [DescribedElement]
+    private(set) var nextID: Int
+    /// Icon types the recogniser gave, by element id (label and interactivity feature).
+    var iconTypes: [Int: IconType] = [:]
+    /// Icons whose interactivity a model decided (the rest are unknown, so not called images).
+    var iconDecided: Set<Int> = []
+    var headers: Set<Int> = []
+    var searchFields: Set<Int> = []
+    /// How many OCR rows a detected text holds (a heading is one line).
+    var lineCounts: [Int: Int] = [:]
+
+    /// The detections as elements, each with its input index as id.
+    init(size: Size, detections: [ElementDetection]) {
+        self.size = size
+        elements = detections.enumerated().map { i, d in
+            DescribedElement(id: i, kind: ElementKind(rawValue: d.className), frame: d.box, score: d.score, source: .detector)
+        }
+        nextID = detections.count
+    }
+
+    var width: Float { Float(size.width) }
+    var height: Float { Float(size.height) }
+
+    /// A fresh element id.
+    mutating func takeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// A group of `members` with plain groups among them flattened into their members, framed by
+    /// `frame` or else by the members' union. Its score is the mean of its leaves' scores.
+    mutating func group(_ kind: ElementKind, _ members: [DescribedElement], frame: Box? = nil) -> DescribedElement {
+        let children = members.flatMap { $0.kind == .group ? $0.children : [$0] }
+        let scores = children.flatMap(\.leaves).compactMap(\.score)
+        let score = scores.isEmpty ? nil : scores.reduce(0, +) / Float(scores.count)
+        return DescribedElement(id: takeID(), kind: kind, frame: frame ?? enclosing(children.map(\.frame)),
+                                interactive: kind == .tabButton, score: score, source: .group, children: children)
+    }
+
+    /// Replaces each set of top-level indices (disjoint, each in increasing order) by what `make`
+    /// builds of its members, standing where its first member stood.
+    mutating func replace(_ sets: [[Int]], with make: (inout DescriptionState, [DescribedElement]) -> DescribedElement) {
+        guard !sets.isEmpty else { return }
+        var built: [Int: DescribedElement] = [:]
+        var absorbed = Set<Int>()
+        for set in sets {
+            built[set[0]] = make(&self, set.map { elements[$0] })
+            absorbed.formUnion(set)
+        }
+        elements = elements.indices.compactMap { i in built[i] ?? (absorbed.contains(i) ? nil : elements[i]) }
+    }
+
+    /// Runs `body` on every leaf, at any depth.
+    mutating func updateLeaves(_ body: (inout DescribedElement) -> Void) {
+        func visit(_ e: inout DescribedElement) {
+            if e.children.isEmpty { body(&e) } else { for i in e.children.indices { visit(&e.children[i]) } }
+        }
+        for i in elements.indices { visit(&elements[i]) }
+    }
+}
+
+extension DescribedElement {
+    /// A text, or a group of nothing but texts.
+    var isTextLike: Bool {
+        kind == .text || (kind == .group && leaves.allSatisfy { $0.kind == .text })
+    }
+}

@@ -1,0 +1,222 @@
+import Boxes
+
+/// Step 6: the rules in order, the paper's four (text lines, tab buttons, containers, picture
+/// subtitles) first, then ours (icons in text rows, a label above its field, list rows). Each
+/// acts on the top-level elements the earlier ones left.
+struct Grouping {
+    var config: DescriptionConfig.Grouping
+    var insideFraction: Double
+
+    func apply(_ state: inout DescriptionState) {
+        if config.textLines.enabled { TextLineRule().apply(&state) }
+        if config.tabButtons.enabled { TabButtonRule(config: config.tabButtons).apply(&state) }
+        if config.containers.enabled { ContainerRule(insideFraction: insideFraction).apply(&state) }
+        if config.pictureSubtitles.enabled { PictureSubtitleRule(config: config.pictureSubtitles).apply(&state) }
+        if config.iconText.enabled { IconTextRule(config: config.iconText).apply(&state) }
+        if config.labelField.enabled { LabelFieldRule(config: config.labelField).apply(&state) }
+        if config.listRows.enabled { ListRowRule(config: config.listRows).apply(&state) }
+    }
+}
+
+/// A text T1 and a text T2 below it (T2's vertical centre lower) are grouped when they overlap in
+/// x and the vertical gap is less than min(T1.height, T2.height); chains make several lines one group.
+struct TextLineRule {
+    func apply(_ state: inout DescriptionState) {
+        let texts = state.elements.indices.filter { state.elements[$0].kind == .text }
+        var sets = DisjointSets(count: texts.count)
+        for a in texts.indices {
+            for b in texts.indices where a != b {
+                let (t1, t2) = (state.elements[texts[a]].frame, state.elements[texts[b]].frame)
+                if t2.centerY > t1.centerY && t1.xOverlap(t2) > 0 && t1.verticalGap(to: t2) < min(t1.height, t2.height) { sets.union(a, b) }
+            }
+        }
+        let groups = sets.components().filter { $0.count > 1 }.map { $0.map { texts[$0] } }
+        state.replace(groups) { $0.group(.group, $1) }
+    }
+}
+
+/// B is the bottom-most detection; a text or icon D is in the tab bar when it lies in the bottom
+/// share of the screen and B.y_max - D.y_min < max_distance_from_bottom x H; tab-bar icons and
+/// texts that overlap in x form one tab button. Containers and dialogs are not candidates for B
+/// (ours: a background reaching the screen's bottom would push every item out of reach).
+struct TabButtonRule {
+    var config: DescriptionConfig.TabButtons
+
+    func apply(_ state: inout DescriptionState) {
+        let h = state.height
+        guard let bottom = state.elements.filter({ !$0.kind.isRegion }).map(\.frame.yMax).max() else { return }
+        let items = state.elements.indices.filter { i in
+            let e = state.elements[i]
+            return (e.kind == .icon || e.isTextLike) && Double(e.frame.yMin) >= (1 - config.bottomFraction) * Double(h)
+                && Double(bottom - e.frame.yMin) < config.maxDistanceFromBottom * Double(h)
+        }
+        var sets = DisjointSets(count: items.count)
+        for a in items.indices {
+            for b in items.indices where a < b && state.elements[items[a]].frame.xOverlap(state.elements[items[b]].frame) > 0 { sets.union(a, b) }
+        }
+        let buttons = sets.components().map { $0.map { items[$0] } }
+        guard buttons.count >= config.minButtons else { return }
+        state.replace(buttons) { $0.group(.tabButton, $1) }
+    }
+}
+
+/// A container forms one group with every element inside it; smaller containers first, so that a
+/// card inside a list is its own group before the list takes it. The container is the group's
+/// first member and gives its frame. Dialogs and tab buttons are never taken (ours: a background
+/// behind them must not swallow a dialog or a tab bar).
+struct ContainerRule {
+    var insideFraction: Double
+
+    func apply(_ state: inout DescriptionState) {
+        let containers = state.elements.filter { $0.kind == .container }
+            .sorted { ($0.frame.area, $0.id) < ($1.frame.area, $1.id) }.map(\.id)
+        for id in containers {
+            guard let c = state.elements.firstIndex(where: { $0.id == id }) else { continue }
+            let frame = state.elements[c].frame
+            let inside = state.elements.indices.filter { i in
+                i != c && state.elements[i].kind != .dialog && state.elements[i].kind != .tabButton
+                    && state.elements[i].frame.fractionInside(frame) >= insideFraction
+            }
+            guard !inside.isEmpty else { continue }
+            let members = [state.elements[c]] + inside.map { state.elements[$0] }
+            state.replace([([c] + inside).sorted()]) { state, _ in state.group(.group, members, frame: frame) }
+        }
+    }
+}
+
+/// Text T1 joins picture P when it lies below P (its centre below P's bottom), overlaps P in x by
+/// at least `min_x_overlap` of its width, its gap to P is less than `max_gap` x H, and it is closer
+/// to P than to any other element below it that overlaps it in x (its own text group is already
+/// one element); a second line T2 joins under the same conditions relative to T1.
+struct PictureSubtitleRule {
+    var config: DescriptionConfig.PictureSubtitles
+
+    func apply(_ state: inout DescriptionState) {
+        let pictures = state.elements.filter { $0.kind == .picture }.sorted { ($0.frame.yMin, $0.frame.xMin) < ($1.frame.yMin, $1.frame.xMin) }.map(\.id)
+        for id in pictures {
+            guard let p = state.elements.firstIndex(where: { $0.id == id }) else { continue }
+            guard let first = caption(below: p, excluding: [p], in: state) else { continue }
+            var members = [p, first]
+            if config.secondLine, let second = caption(below: first, excluding: members, in: state) { members.append(second) }
+            let ordered = members.map { state.elements[$0] }
+            state.replace([members.sorted()]) { state, _ in state.group(.group, ordered) }
+        }
+    }
+
+    /// The text-like element that captions element `above`, if one does.
+    func caption(below above: Int, excluding taken: [Int], in state: DescriptionState) -> Int? {
+        let a = state.elements[above].frame
+        let maxGap = Float(config.maxGap) * state.height
+        let candidates = state.elements.indices.filter { i in
+            let t = state.elements[i].frame
+            guard !taken.contains(i), state.elements[i].isTextLike, t.centerY > a.yMax,
+                  Double(t.xOverlap(a)) >= config.minXOverlap * Double(t.width), a.verticalGap(to: t) < maxGap else { return false }
+            let gap = a.verticalGap(to: t)
+            return !state.elements.indices.contains { j in
+                let d = state.elements[j]
+                guard j != i, !taken.contains(j), !d.kind.isRegion, d.frame.centerY > t.centerY, d.frame.xOverlap(t) > 0 else { return false }
+                return gap >= t.verticalGap(to: d.frame)
+            }
+        }
+        return candidates.min { (a.verticalGap(to: state.elements[$0].frame), $0) < (a.verticalGap(to: state.elements[$1].frame), $1) }
+    }
+}
+
+/// Ours: an icon on a text's line (its vertical centre within the text's extent), no taller than
+/// `max_icon_height_in_text_heights` text heights and at most `max_gap_in_text_heights` text
+/// heights away, joins the nearest such text: "< Back", "♥ 12". A text may take an icon on each side.
+struct IconTextRule {
+    var config: DescriptionConfig.IconText
+
+    func apply(_ state: inout DescriptionState) {
+        let texts = state.elements.indices.filter { state.elements[$0].kind == .text }
+        var iconsOf: [Int: [Int]] = [:]
+        for i in state.elements.indices where state.elements[i].kind == .icon {
+            let icon = state.elements[i].frame
+            let near = texts.filter { t in
+                let text = state.elements[t].frame
+                return text.holdsVerticalCentre(of: icon) && Double(icon.height) <= config.maxIconHeightInTextHeights * Double(text.height)
+                    && Double(icon.horizontalGap(text)) <= config.maxGapInTextHeights * Double(text.height)
+            }
+            let frames = state.elements.map(\.frame)
+            let gap = { (t: Int) in icon.horizontalGap(frames[t]) }
+            if let t = near.min(by: { (gap($0), $0) < (gap($1), $1) }) { iconsOf[t, default: []].append(i) }
+        }
+        let groups = iconsOf.map { ([$0.key] + $0.value).sorted() }.sorted { $0[0] < $1[0] }
+        state.replace(groups) { $0.group(.group, $1) }
+    }
+}
+
+/// Ours: a text label right above a text field (its centre above the field's top, a gap of at
+/// most `max_gap_in_field_heights` field heights, overlapping the field in x by `min_x_overlap`
+/// of its width, nothing between them) joins the field. Fields are served top to bottom.
+struct LabelFieldRule {
+    var config: DescriptionConfig.LabelField
+
+    func apply(_ state: inout DescriptionState) {
+        let fields = state.elements.indices.filter { state.elements[$0].kind == .textField }
+            .sorted { (state.elements[$0].frame.yMin, $0) < (state.elements[$1].frame.yMin, $1) }
+        var taken = Set<Int>()
+        var pairs: [[Int]] = []
+        for f in fields {
+            let field = state.elements[f].frame
+            let labels = state.elements.indices.filter { t in
+                let label = state.elements[t].frame
+                guard !taken.contains(t), state.elements[t].isTextLike, label.centerY < field.yMin,
+                      Double(label.verticalGap(to: field)) <= config.maxGapInFieldHeights * Double(field.height),
+                      Double(label.xOverlap(field)) >= config.minXOverlap * Double(label.width) else { return false }
+                let span = label.union(field)
+                return !state.elements.indices.contains { j in
+                    let d = state.elements[j].frame
+                    return j != t && j != f && !state.elements[j].kind.isRegion && d.xOverlap(span) > 0 && d.yMin >= label.yMax && d.yMax <= field.yMin
+                }
+            }
+            let frames = state.elements.map(\.frame)
+            let gap = { (t: Int) in frames[t].verticalGap(to: field) }
+            guard let t = labels.min(by: { (gap($0), $0) < (gap($1), $1) }) else { continue }
+            taken.formUnion([t, f])
+            pairs.append([t, f].sorted())
+        }
+        state.replace(pairs.sorted { $0[0] < $1[0] }) { $0.group(.group, $1) }
+    }
+}
+
+/// Ours: a list row. Texts (or text groups, or icon-and-text groups), icons, pictures, toggles
+/// and checkboxes that share a horizontal band (one's vertical centre within the other's extent,
+/// chained) form one row when the band holds at least one text and one thing that is not text,
+/// at most `max_interactive` interactive members (a row is one thing to activate), nothing else
+/// overlaps the band, and it lies below the top bar (a navigation bar is not a row).
+struct ListRowRule {
+    var config: DescriptionConfig.ListRows
+
+    static let anchors: Set<ElementKind> = [.icon, .picture, .toggleSelected, .toggleUnselected, .checkboxSelected, .checkboxUnselected]
+
+    func apply(_ state: inout DescriptionState) {
+        let topBar = Float(config.topBarFraction) * state.height
+        let eligible = state.elements.indices.filter { i in
+            let e = state.elements[i]
+            let rowPart = Self.anchors.contains(e.kind) || (e.kind == .text) || (e.kind == .group && e.leaves.allSatisfy { $0.kind == .text || $0.kind == .icon })
+            return rowPart && e.frame.yMax > topBar
+        }
+        var sets = DisjointSets(count: eligible.count)
+        for a in eligible.indices {
+            for b in eligible.indices where a < b {
+                let (x, y) = (state.elements[eligible[a]].frame, state.elements[eligible[b]].frame)
+                if x.holdsVerticalCentre(of: y) || y.holdsVerticalCentre(of: x) { sets.union(a, b) }
+            }
+        }
+        var rows: [[Int]] = []
+        for component in sets.components() where component.count > 1 {
+            let members = component.map { eligible[$0] }
+            let leaves = members.flatMap { state.elements[$0].leaves }
+            guard leaves.contains(where: { $0.kind == .text }), leaves.contains(where: { $0.kind != .text }),
+                  leaves.filter(\.interactive).count <= config.maxInteractive else { continue }
+            let band = enclosing(members.map { state.elements[$0].frame })
+            let crowded = state.elements.indices.contains { j in
+                !members.contains(j) && !state.elements[j].kind.isRegion && state.elements[j].frame.intersectionArea(band) > 0
+            }
+            if !crowded { rows.append(members) }
+        }
+        state.replace(rows) { $0.group(.group, $1) }
+    }
+}

@@ -1,0 +1,42 @@
+import Boxes
+import Images
+
+/// Turns one screen's detections (already through the deployment filter), its image and its OCR
+/// lines into accessibility elements, running screen-description.md's steps 2-8 in order, each
+/// as the config switches it.
+public struct ScreenDescriber: Sendable {
+    public var config: DescriptionConfig
+    /// Step 5's icon model; without one no icon is marked a button (its interactivity is unknown).
+    public var iconModel: IconInteractivityModel?
+    public var iconRecognizer: (any IconRecognizer)?
+    public var pictureDescriber: (any PictureDescriber)?
+
+    /// A describer with `config` and the recognisers given.
+    public init(config: DescriptionConfig = DescriptionConfig(), iconModel: IconInteractivityModel? = nil,
+                iconRecognizer: (any IconRecognizer)? = nil, pictureDescriber: (any PictureDescriber)? = nil) {
+        self.config = config
+        self.iconModel = iconModel
+        self.iconRecognizer = iconRecognizer
+        self.pictureDescriber = pictureDescriber
+    }
+
+    /// The description of `screen`: its top-level elements in navigation order.
+    public func describe(_ screen: ScreenInput) -> DescribedScreen {
+        let c = config
+        var state = DescriptionState(size: screen.image.size, detections: screen.detections)
+        if c.segmentedControls.enabled { SegmentCompletion(config: c.segmentedControls, insideFraction: c.insideFraction).apply(&state) }
+        if c.ocrText.enabled, let lines = screen.textLines { OCRTextAddition(config: c.ocrText).apply(&state, lines: lines) }
+        if c.content.enabled {
+            ContentAssignment(config: c.content, iconRecognizer: iconRecognizer, pictureDescriber: pictureDescriber)
+                .apply(&state, lines: screen.textLines ?? [], image: screen.image)
+        }
+        if c.interactivity.enabled { InteractivityAssignment(model: iconModel).apply(&state) }
+        if c.headers.enabled { HeaderDetection(config: c.headers).apply(&state) }
+        if c.dialogFocus.enabled { DialogFocus(insideFraction: c.insideFraction).apply(&state) }
+        Grouping(config: c.grouping, insideFraction: c.insideFraction).apply(&state)
+        if c.selection.enabled { SelectionState(config: c.selection).apply(&state, image: screen.image) }
+        if c.navigationOrder.enabled { NavigationOrder.apply(&state, insideFraction: c.insideFraction) }
+        Roles().apply(&state)
+        return DescribedScreen(imageID: screen.imageID, width: screen.image.width, height: screen.image.height, elements: state.elements)
+    }
+}

@@ -1,0 +1,70 @@
+import Boxes
+import Foundation
+import Images
+import OCR
+import XCTest
+
+final class OCRTests: XCTestCase {
+    /// A 390 x 844 screenshot (an iPhone at 1x) with a title and list rows drawn in DejaVu Sans;
+    /// returns it with each line's text and the box around its ink.
+    func screenshot() throws -> (RGBImage, [(text: String, ink: Box)]) {
+        let regular = try Font(path: Font.regularPath), bold = try Font(path: Font.boldPath)
+        var image = RGBImage(size: Size(width: 390, height: 844), fill: RGB(255, 255, 255))
+        var drawn: [(String, Box)] = []
+        func put(_ text: String, x: Int, baseline: Int, font: Font, size: Int, colour: RGB = RGB(0, 0, 0)) {
+            if let ink = image.draw(text: text, x: x, baseline: baseline, font: font, pixelSize: size, color: colour) { drawn.append((text, ink)) }
+        }
+        put("Settings", x: 16, baseline: 130, font: bold, size: 30)
+        put("Wireless Network", x: 60, baseline: 220, font: regular, size: 17)
+        put("Bluetooth", x: 60, baseline: 280, font: regular, size: 17)
+        put("Airplane Mode", x: 60, baseline: 340, font: regular, size: 17)
+        put("Cancel", x: 290, baseline: 60, font: regular, size: 17, colour: RGB(0, 122, 255))
+        return (image, drawn)
+    }
+
+    func testDrawnWordsAreReadWithBoxesCoveringTheirInk() throws {
+        let (image, drawn) = try screenshot()
+        let recogniser = try TesseractRecognizer()
+        let start = Date()
+        let lines = try recogniser.recognise(image)
+        let seconds = Date().timeIntervalSince(start)
+        print("OCR: \(lines.count) lines in \(String(format: "%.2f", seconds)) s for a 390x844 screenshot (enlarged \(recogniser.scaleFactor(forWidth: 390))x)")
+        for (text, ink) in drawn {
+            guard let found = lines.first(where: { $0.box.iou(ink) > 0.3 }) else {
+                XCTFail("\"\(text)\" at \(ink) not found in \(lines)")
+                continue
+            }
+            XCTAssertEqual(found.text, text)
+            // The line's box holds the drawn ink, give or take two pixels of rounding.
+            let slack: Float = 2
+            XCTAssertTrue(found.box.xMin <= ink.xMin + slack && found.box.yMin <= ink.yMin + slack
+                          && found.box.xMax >= ink.xMax - slack && found.box.yMax >= ink.yMax - slack, "\(text): \(found.box) against ink \(ink)")
+            XCTAssertGreaterThan(found.box.iou(ink), 0.5, text)
+            XCTAssertTrue((0.5...1).contains(found.confidence), "\(text): confidence \(found.confidence)")
+        }
+    }
+
+    func testABlankImageHasNoText() throws {
+        XCTAssertEqual(try TesseractRecognizer().recognise(RGBImage(size: Size(width: 200, height: 100), fill: RGB(240, 240, 240))), [])
+    }
+
+    func testUnusableLanguageDataIsAnErrorNotACrash() throws {
+        XCTAssertThrowsError(try TesseractRecognizer(dataPath: "/nonexistent/tessdata")) { error in
+            guard case .cannotStart(let path, let language, let reason)? = error as? OCRError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "/nonexistent/tessdata")
+            XCTAssertEqual(language, "eng")
+            XCTAssertTrue(reason.contains("eng.traineddata"), reason)
+        }
+        XCTAssertThrowsError(try TesseractRecognizer(language: "xx-none")) { error in
+            XCTAssertNotNil(error as? OCRError)
+        }
+        // A file that is not language data where the data should be.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-tessdata-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a model".utf8).write(to: folder.appendingPathComponent("eng.traineddata"))
+        XCTAssertThrowsError(try TesseractRecognizer(dataPath: folder.path)) { error in
+            XCTAssertEqual((error as? OCRError).map { if case .cannotStart = $0 { return true } else { return false } }, true)
+        }
+    }
+}
