@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Detection", "Engine", "Images", "Shards", "Training"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Checkpoints", "Detection", "Engine", "Images", "Shards", "Training", "TestSupport"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),

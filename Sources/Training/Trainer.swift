@@ -248,11 +248,13 @@ public final class Trainer {
                 }
                 setup.optimizer.zeroGrad()
                 let loss = setup.loss(images: batch.images, assigned: batch.assigned, positives: positives)
-                let total = loss.total.item, cls = loss.classification.item, box = loss.box.item
                 // In a data-parallel run a rank's loss is its share: a non-finite one shows up in the summed gradients' norm on every rank at once.
-                guard group != nil || total.isFinite else { try stopNonFinite(step: step, what: "the loss is \(total) (classification \(cls), box \(box))") }
+                if group == nil, !loss.total.item.isFinite {
+                    try stopNonFinite(step: step, what: "the loss is \(loss.total.item) (classification \(loss.classification.item), box \(loss.box.item))")
+                }
                 loss.total.backward()
-                if let group { try sumGradients(parameters, over: group, step: step) }
+                var (total, cls, box) = (loss.total.item, loss.classification.item, loss.box.item)
+                if let group { (total, cls, box) = try sumGradients(parameters, over: group, step: step, loss: (total, cls, box)) }
                 let norm = clipGradientNorm(parameters, maxNorm: c.optimizer.clipGradNorm ?? .infinity)
                 guard norm.isFinite else { try stopNonFinite(step: step, what: "the gradient norm is \(norm) (loss \(total))") }
                 let lr = setup.schedule.learningRate(at: state.step)
@@ -285,9 +287,13 @@ public final class Trainer {
         }
     }
 
-    /// Sums every trainable parameter's gradient over the ranks: one flat buffer, one collective.
-    private func sumGradients(_ parameters: [Tensor], over group: ProcessGroup, step: Int) throws {
-        var flat = [Float](repeating: 0, count: parameters.reduce(0) { $0 + $1.count })
+    /// Sums every trainable parameter's gradient over the ranks, and the ranks' shares of the
+    /// loss with them: one flat buffer, one collective. Returns the whole batch's loss parts.
+    private func sumGradients(_ parameters: [Tensor], over group: ProcessGroup, step: Int,
+                              loss: (Float, Float, Float)) throws -> (Float, Float, Float) {
+        let size = parameters.reduce(0) { $0 + $1.count }
+        var flat = [Float](repeating: 0, count: size + 3)
+        (flat[size], flat[size + 1], flat[size + 2]) = loss
         var offset = 0
         for p in parameters {
             if let g = p.gradStorageIfAny { flat.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).update(from: g, count: p.count) } }
@@ -300,6 +306,7 @@ public final class Trainer {
             flat.withUnsafeBufferPointer { g.update(from: $0.baseAddress! + offset, count: p.count) }
             offset += p.count
         }
+        return (flat[size], flat[size + 1], flat[size + 2])
     }
 
     /// Batch norm per rank: every rank takes rank 0's running statistics, so that all hold the same model.

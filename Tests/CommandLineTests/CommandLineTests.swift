@@ -23,8 +23,13 @@ struct MissingBinary: Error, CustomStringConvertible {
 
 /// Runs the built `uidetect` and reads what it prints.
 func runUIDetect(_ arguments: [String]) throws -> CLIRun {
+    try runProgram(try uidetectBinary(), arguments)
+}
+
+/// Runs a program and reads what it prints.
+func runProgram(_ executable: URL, _ arguments: [String]) throws -> CLIRun {
     let process = Process()
-    process.executableURL = try uidetectBinary()
+    process.executableURL = executable
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
