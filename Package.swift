@@ -31,6 +31,8 @@ let package = Package(
         // Tensors, the tape, and every differentiable op.
         // A portable seeded random generator, shared by the engine and the data code.
         .target(name: "SeededRandom"),
+        // Strict YAML configs (laid over defaults, errors naming the key) for run and description configs.
+        .target(name: "ConfigFiles", dependencies: ["Yams"]),
         // Work spread over threads: parallelMap, and the wrapper for values workers share safely.
         .target(name: "Workers"),
         .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "Workers"]),
@@ -61,7 +63,7 @@ let package = Package(
         // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
         .target(name: "Reports", dependencies: ["Evaluation", "Shards", "ScreenDescription", "Images"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "Yams", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
         .target(name: "Protobuf"),
