@@ -69,6 +69,8 @@ let package = Package(
         .target(name: "Protobuf"),
         // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
         .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
+        // Screen Recognition end to end: detector, deployment filter, OCR and the description heuristics.
+        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "Images", "OCR", "ScreenDescription"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
@@ -79,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

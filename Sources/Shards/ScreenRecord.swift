@@ -35,3 +35,17 @@ public let defaultClassNames = [
     "page_control", "picture", "segmented_control", "slider", "text", "text_field",
     "toggle_unselected", "toggle_selected",
 ]
+
+extension ScreenRecord {
+    /// The screenshot as it was before storage: the stored image is letterboxed (top-left,
+    /// padded right and bottom), so its scaled region is cropped and resized back to
+    /// `originalSize`. Without an original size (or an image) the stored image is returned.
+    public func originalImage() -> RGBImage? {
+        guard let image else { return nil }
+        guard let original = originalSize, original != image.size, original.width > 0, original.height > 0 else { return image }
+        let scale = Letterbox(original: original, target: image.size).scale
+        let width = max(1, min(image.width, Int((Float(original.width) * scale).rounded())))
+        let height = max(1, min(image.height, Int((Float(original.height) * scale).rounded())))
+        return image.cropped(x0: 0, y0: 0, x1: width, y1: height).resized(to: original)
+    }
+}
