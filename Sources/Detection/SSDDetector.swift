@@ -69,9 +69,10 @@ public enum ModelInput {
     }
 }
 
-/// A trained detector for inference: the model, its anchors and the post-processing. The one
-/// path from screenshots to detections (`detect(screens:)`) for evaluation, prediction,
-/// descriptions and benchmarks.
+/// A trained detector for inference: a snapshot of the model's weights (batch norm folded into
+/// its convolutions when the detector is made: make a new one when the weights change), its anchors and the
+/// post-processing. The one path from screenshots to detections (`detect(screens:)`) for
+/// evaluation, prediction, descriptions and benchmarks.
 public final class SSDDetector {
     public let model: SSDModel
     public let postProcessing: PostProcessing
@@ -79,10 +80,13 @@ public final class SSDDetector {
     private let coder = BoxCoder()
     /// The anchors of each level, in output order.
     private let levels: [Range<Int>]
+    /// The model with batch norm folded into its convolutions, made once: inference runs on it.
+    private let folded: FoldedInterpreter
 
     public init(model: SSDModel, postProcessing: PostProcessing = PostProcessing()) {
         self.model = model
         self.postProcessing = postProcessing
+        folded = FoldedInterpreter(model)
         anchors = AnchorGenerator(config: model.config).anchors()
         let c = model.config
         var ranges: [Range<Int>] = []
@@ -95,9 +99,16 @@ public final class SSDDetector {
         levels = ranges
     }
 
-    /// Detections for NHWC `images` of the input size, in input pixels (inference mode, nothing recorded).
+    /// The raw outputs for NHWC `images`, from the folded model (the same values as
+    /// `model.outputs(images:mode: .inference)` up to rounding).
+    public func outputs(images: Tensor) -> (classLogits: Tensor, boxDeltas: Tensor) {
+        var interpreter = folded
+        return model.run(&interpreter, images: images)
+    }
+
+    /// Detections for NHWC `images` of the input size, in input pixels (inference, nothing recorded).
     public func detect(images: Tensor) -> [[DetectedBox]] {
-        let (logits, deltas) = Autodiff.withoutTape { model.outputs(images: images, mode: .inference) }
+        let (logits, deltas) = outputs(images: images)
         return detect(logits: logits, deltas: deltas)
     }
 

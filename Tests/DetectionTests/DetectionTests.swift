@@ -142,6 +142,30 @@ final class DetectionTests: XCTestCase {
         }
     }
 
+    /// Batch norm folded into the convolutions computes what the model computes in inference mode.
+    func testFoldedInferenceMatchesTheModel() {
+        var c = SSDConfig()
+        c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 16; c.headLayers = 2; c.maxLevel = 7; c.minLevel = 3
+        c.inputWidth = 128; c.inputHeight = 256
+        var g = SeededGenerator(seed: 8)
+        let model = SSDModel(config: c, generator: &g)
+        // Running statistics and batch-norm parameters away from their initial values.
+        for (name, t) in model.namedBuffers() {
+            let values = (0..<t.count).map { _ in Float(g.uniform(0.2...1.5)) }
+            t.assign(name.hasSuffix("running_mean") ? values.map { $0 - 0.8 } : values)
+        }
+        for p in model.parameters where p.shape.count == 1 { p.assign((0..<p.count).map { _ in Float(g.uniform(-0.3...0.3)) }) }
+        let images = Tensor.randomUniform([2, 256, 128, 3], in: -1...1, using: &g)
+        let (logits, deltas) = Autodiff.withoutTape { model.outputs(images: images, mode: .inference) }
+        let (foldedLogits, foldedDeltas) = SSDDetector(model: model).outputs(images: images)
+        for (a, b) in [(logits, foldedLogits), (deltas, foldedDeltas)] {
+            XCTAssertEqual(a.shape, b.shape)
+            let scale = a.scalars.map(abs).max()!
+            let worst = zip(a.scalars, b.scalars).map { abs($0 - $1) }.max()!
+            XCTAssertLessThan(worst, 1e-5 * max(1, scale), "folded inference differs by \(worst)")
+        }
+    }
+
     /// Equal IoUs: an anchor takes the first box; a box's best anchors that tie all become positive,
     /// each for the box it overlaps most itself.
     func testMatcherTies() {
@@ -227,7 +251,6 @@ final class DetectorTests: XCTestCase {
         var c = tinyConfig()
         c.headLayers = 0
         let model = SSDModel(config: c, generator: &g)
-        let detector = SSDDetector(model: model)
         let lossFunction = SSDLoss(model: model, config: LossConfig(), classWeights: [1, 1])
         // Two screens with bright rectangles of two kinds on a dark background.
         var pixels = [Float](repeating: -1, count: 2 * 128 * 64 * 3)
@@ -257,7 +280,8 @@ final class DetectorTests: XCTestCase {
             last = loss.total.item
         }
         XCTAssertLessThan(last, 0.05 * first, "loss \(first) -> \(last)")
-        let found = detector.detect(images: images)
+        // A detector folds the weights it is given: made once training is done.
+        let found = SSDDetector(model: model).detect(images: images)
         XCTAssertEqual(found.count, 2)
         func isTrue(_ d: DetectedBox, screen i: Int) -> Bool {
             zip(targets[i].boxes, targets[i].labels).contains { d.label == Int($0.1) && d.box.iou($0.0) >= 0.5 }
