@@ -52,10 +52,12 @@ let package = Package(
         .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom", "Workers", "Yams"]),
         // The synthetic iOS-style screen generator.
         .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom", "Workers"]),
+        // Other tools' files (COCO instances and results, Ultralytics data.yaml, id mappings) and exports of shards into them.
+        .target(name: "Interchange", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
         // Importers for COCO, Pascal VOC and YOLO data sets.
-        .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
+        .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
-        .target(name: "Evaluation", dependencies: ["Boxes", "Shards"]),
+        .target(name: "Evaluation", dependencies: ["Boxes", "Shards", "Interchange"]),
         // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
         .target(name: "ScreenDescription", dependencies: ["Boxes", "Images"]),
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
@@ -81,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -104,7 +106,8 @@ let package = Package(
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Images", "Boxes", "TestSupport"], resources: [.copy("Scripts")]),
-        .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers", "Interchange", "Images", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Importers", "Evaluation", "Shards", "Images", "Boxes", "SeededRandom", "TestSupport"], resources: [.copy("Scripts")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,8 @@ struct DetectionJSONParser {
         var box: (Double, Double, Double, Double) = (0, 0, 0, 0)
         /// Numbers in `box`, or -1 if there was no `box`.
         var boxCount = -1
+        /// The record has a key of COCO's results format (`category_id` or `bbox`), skipped here.
+        var hasCOCOKeys = false
     }
 
     enum Failure: Error {
@@ -40,6 +42,14 @@ struct DetectionJSONParser {
             var parser = DetectionJSONParser(bytes: p.baseAddress!, count: data.count)
             try parser.parse(each)
         }
+    }
+
+    /// The first record of `data`, or nil for an empty array or a file that fails before its first record ends.
+    static func firstRecord(_ data: Data) -> Record? {
+        struct Stop: Error {}
+        var first: Record?
+        do { try parse(data) { _, r in first = r; throw Stop() } } catch {}
+        return first
     }
 
     private init(bytes: UnsafePointer<UInt8>, count: Int) {
@@ -108,6 +118,9 @@ struct DetectionJSONParser {
                         break
                     }
                 }
+            case .coco:
+                r.hasCOCOKeys = true
+                try skipValue()
             case .other:
                 try skipValue()
             }
@@ -119,7 +132,7 @@ struct DetectionJSONParser {
         }
     }
 
-    enum Key { case imageID, className, score, box, other }
+    enum Key { case imageID, className, score, box, coco, other }
 
     /// Reads an object key, recognising the schema's keys by their bytes (no String is made for them).
     private mutating func keyName() throws -> Key {
@@ -139,6 +152,7 @@ struct DetectionJSONParser {
         if equals("class") { return .className }
         if equals("score") { return .score }
         if equals("box") { return .box }
+        if equals("category_id") || equals("bbox") { return .coco }
         return .other
     }
 
