@@ -17,6 +17,28 @@ public struct EngineBenchmarkReport: Codable {
         public var forwardGBps, backwardGBps, memcpyGBps: Double
         public var forwardRatio, backwardRatio: Double
     }
+    /// A 3x3 stride-1 conv's passes by im2col + GEMM and by Winograd F(2x2, 3x3), timed alternately.
+    public struct WinogradComparison: Codable {
+        public var name, shape: String
+        public var im2col, winograd: PassMilliseconds
+        /// im2col time over Winograd time, per pass.
+        public var speedup: PassMilliseconds
+        /// Effective GFLOP/s of each algorithm (the direct conv's FLOPs: 2 x MACs per pass).
+        public var im2colGFLOPS, winogradGFLOPS: PassMilliseconds
+
+        enum CodingKeys: String, CodingKey {
+            case name, shape, im2col, winograd, speedup
+            case im2colGFLOPS = "im2col_gflops", winogradGFLOPS = "winograd_gflops"
+        }
+    }
+    /// Milliseconds (or a figure derived from them) of each pass of a conv.
+    public struct PassMilliseconds: Codable {
+        public var forward, backwardData, backwardWeight: Double
+
+        enum CodingKeys: String, CodingKey {
+            case forward, backwardData = "backward_data", backwardWeight = "backward_weight"
+        }
+    }
     public var threads: Int
     public var repeats: Int
     public var batch, width, height: Int
@@ -28,6 +50,8 @@ public struct EngineBenchmarkReport: Codable {
     public var convolutions: [Conv]
     public var depthwise: [Bandwidth]
     public var batchNorm: [Bandwidth]
+    /// Every dense 3x3 stride-1 conv shape of the network, per pass, by both algorithms.
+    public var winograd: [WinogradComparison]
     /// Smallest forward+backward ratio to sgemm over the dense 3x3 and 1x1 convs.
     public var convMinRatio: Double
 
@@ -37,6 +61,7 @@ public struct EngineBenchmarkReport: Codable {
         case sgemmShape = "sgemm_shape", sgemmGFLOPS = "sgemm_gflops"
         case convolutions, depthwise
         case batchNorm = "batch_norm"
+        case winograd = "winograd_vs_im2col"
         case convMinRatio = "conv_min_ratio"
     }
 }
@@ -64,7 +89,8 @@ public struct EngineBenchmark {
         var depthwise: [EngineBenchmarkReport.Bandwidth] = []
         var references: [Double] = []
         let shapes = convolutions.distinctGeometries()
-        for (index, shape) in shapes.enumerated() {
+        let onlyWinograd = ProcessInfo.processInfo.environment["WINO_ONLY"] != nil  // TEMPORARY
+        for (index, shape) in shapes.enumerated() where !onlyWinograd {
             // A reference timed right beside each conv: the machines are shared, and a
             // neighbour's load drifts over a run; the ratio of adjacent timings does not.
             // Convs take about 85% of the run, batch norm the rest.
@@ -91,21 +117,27 @@ public struct EngineBenchmark {
                     backwardRatio: (2 * inBytes + outBytes) / bwd / 1e9 / memcpy))
             }
         }
+        var comparisons: [EngineBenchmarkReport.WinogradComparison] = []
+        let winogradShapes = shapes.filter { $0.kernel == 3 && $0.stride == 1 && $0.groups == 1 && $0.inChannels > 4 }
+        for (index, shape) in winogradShapes.enumerated() {
+            progress("Winograd vs im2col \(index + 1)/\(winogradShapes.count): \(shape.name)", 0.85)
+            comparisons.append(compareWinograd(shape))
+        }
         var norms: [EngineBenchmarkReport.Bandwidth] = []
         var seen = Set<[Int]>()
-        for shape in convolutions where shape.groups == 1 && !shape.bias {
+        for shape in convolutions where shape.groups == 1 && !shape.bias && !onlyWinograd {
             let dims = [shape.batch, shape.outHeight, shape.outWidth, shape.outChannels]
             guard seen.insert(dims).inserted else { continue }
             progress("batch norm \(dims)", 0.85 + 0.15 * Double(norms.count) / 6)
             norms.append(timeBatchNorm(dims, name: shape.name + ".bn"))
         }
         let gemmLike = convs.filter { $0.kind == "1x1" || $0.kind == "3x3" }
-        let sgemmGFLOPS = references.sorted()[references.count / 2]
+        let sgemmGFLOPS = references.isEmpty ? 0 : references.sorted()[references.count / 2]
         return EngineBenchmarkReport(
             threads: Parallel.threadCount, repeats: repeats,
             batch: convolutions.first?.batch ?? 0, width: convolutions.first?.width ?? 0, height: convolutions.first?.height ?? 0,
             openBLASThreadedGFLOPS: openBLASThreaded, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
-            sgemmGFLOPS: sgemmGFLOPS, convolutions: convs, depthwise: depthwise, batchNorm: norms,
+            sgemmGFLOPS: sgemmGFLOPS, convolutions: convs, depthwise: depthwise, batchNorm: norms, winograd: comparisons,
             convMinRatio: gemmLike.map(\.ratioToSGEMM).min() ?? 0)
     }
 
@@ -163,6 +195,51 @@ public struct EngineBenchmark {
             y.backward(gradient: dy)
         }
         return (forward, both)
+    }
+
+    /// Each pass of `s` by im2col + GEMM and by Winograd, alternating the two in every repeat
+    /// so that both see the same load; backward passes are timed alone (dX with the weight
+    /// frozen, dW with the input frozen), after an untimed forward.
+    private func compareWinograd(_ s: ConvShape) -> EngineBenchmarkReport.WinogradComparison {
+        var g = SeededGenerator(seed: 4)
+        let x = Tensor.randomUniform([s.batch, s.height, s.width, s.inChannels], in: -1...1, requiresGrad: true, using: &g)
+        let w = Tensor.randomUniform([3, 3, s.inChannels, s.outChannels], in: -0.1...0.1, requiresGrad: true, using: &g)
+        let b = s.bias ? Tensor.zeros([s.outChannels], requiresGrad: true) : nil
+        let dy = Tensor.randomUniform([s.batch, s.outHeight, s.outWidth, s.outChannels], in: -1...1, using: &g)
+        let algorithms: [ConvolutionAlgorithm] = [.im2col, .winograd]
+        var times = [[[Double]]](repeating: [[], [], []], count: 2)
+        func timed(_ body: () -> Void) -> Double {
+            let start = monotonicSeconds()
+            body()
+            return monotonicSeconds() - start
+        }
+        for repeatIndex in 0...repeats {  // the first round warms up
+            for (a, algorithm) in algorithms.enumerated() {
+                func conv() -> Tensor { x.conv2d(weight: w, bias: b, stride: 1, padding: 1, algorithm: algorithm) }
+                let forward = timed { _ = Autodiff.withoutTape { conv() } }
+                w.setRequiresGradient(false); b?.setRequiresGradient(false)
+                var y = conv()
+                let data = timed { y.backward(gradient: dy) }
+                x.setRequiresGradient(false); w.setRequiresGradient(true)
+                y = conv()
+                let weight = timed { y.backward(gradient: dy) }
+                x.setRequiresGradient(true); b?.setRequiresGradient(true); w.zeroGrad()
+                if repeatIndex > 0 {
+                    times[a][0].append(forward); times[a][1].append(data); times[a][2].append(weight)
+                }
+            }
+        }
+        func median(_ t: [Double]) -> Double { t.sorted()[t.count / 2] * 1e3 }
+        let ms = times.map { EngineBenchmarkReport.PassMilliseconds(forward: median($0[0]), backwardData: median($0[1]), backwardWeight: median($0[2])) }
+        let flops = s.forwardFLOPs / 1e6  // per pass, in units that turn milliseconds into GFLOP/s
+        func rate(_ m: EngineBenchmarkReport.PassMilliseconds) -> EngineBenchmarkReport.PassMilliseconds {
+            .init(forward: flops / m.forward, backwardData: flops / m.backwardData, backwardWeight: flops / m.backwardWeight)
+        }
+        return .init(
+            name: s.name, shape: describe(s), im2col: ms[0], winograd: ms[1],
+            speedup: .init(forward: ms[0].forward / ms[1].forward, backwardData: ms[0].backwardData / ms[1].backwardData,
+                           backwardWeight: ms[0].backwardWeight / ms[1].backwardWeight),
+            im2colGFLOPS: rate(ms[0]), winogradGFLOPS: rate(ms[1]))
     }
 
     private func timeBatchNorm(_ dims: [Int], name: String) -> EngineBenchmarkReport.Bandwidth {

@@ -7,9 +7,11 @@
 /// Paths: a depthwise conv (groups == Cin == Cout) runs a direct kernel that
 /// vectorises along channels (register-blocked for 3x3, Depthwise3x3.swift);
 /// a dense conv of an input with at most 4 channels (the RGB stem) runs a
-/// direct kernel (FewChannelConv.swift); every other conv is im2col + GEMM
-/// per group, and a 1x1 stride-1 unpadded dense conv is a single GEMM on the
-/// input as it lies.
+/// direct kernel (FewChannelConv.swift); a dense 3x3 stride-1 padding-1 conv
+/// runs Winograd F(2x2, 3x3) in the passes where it was measured to pay
+/// (Winograd.swift); every other conv is im2col + GEMM per group, and a 1x1
+/// stride-1 unpadded dense conv is a single GEMM on the input as it lies.
+/// `ConvolutionAlgorithm` overrides the choice (tests, benchmarks).
 public struct ConvGeometry: Equatable, Sendable {
     public let batch, height, width, inChannels: Int
     public let kernelHeight, kernelWidth, outChannels: Int
@@ -31,8 +33,10 @@ public struct ConvGeometry: Equatable, Sendable {
 let im2colBudget = 1 << 22
 
 extension Tensor {
-    /// Convolves this NHWC tensor with `weight` (HWIO), adding `bias` if given.
-    public func conv2d(weight: Tensor, bias: Tensor? = nil, stride: Int = 1, padding: Int = 0, groups: Int = 1) -> Tensor {
+    /// Convolves this NHWC tensor with `weight` (HWIO), adding `bias` if given; `algorithm`
+    /// picks how (the results agree to rounding).
+    public func conv2d(weight: Tensor, bias: Tensor? = nil, stride: Int = 1, padding: Int = 0, groups: Int = 1,
+                       algorithm: ConvolutionAlgorithm = .automatic) -> Tensor {
         precondition(shape.count == 4, "conv2d input must be NHWC, got \(shape)")
         precondition(weight.shape.count == 4, "conv2d weight must be HWIO, got \(weight.shape)")
         let geo = ConvGeometry(
@@ -50,7 +54,13 @@ extension Tensor {
         let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
         let out = Storage(count: outShape.reduce(1, *))
         let x = self
-        if geo.usesDepthwise3x3Kernel {
+        let winograd = geo.winogradPasses(algorithm)
+        let direct = algorithm != .im2col
+        if winograd.forward {
+            winogradForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
+        } else if !direct {
+            gemmConvForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
+        } else if geo.usesDepthwise3x3Kernel {
             depthwise3x3Forward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
         } else if geo.isDepthwise {
             depthwiseForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
@@ -68,7 +78,9 @@ extension Tensor {
                 sumRows(g, rows: geo.batch * geo.outHeight * geo.outWidth, columns: geo.outChannels,
                         into: bias.ensureGrad().pointer)
             }
-            if geo.usesDepthwise3x3Kernel {
+            if !direct {
+                gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
+            } else if geo.usesDepthwise3x3Kernel {
                 if let gx { depthwise3x3BackwardInput(geo, w: weight.storage.pointer, gy: g, gx: gx) }
                 if let gw { depthwise3x3BackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
             } else if geo.isDepthwise {
@@ -77,7 +89,13 @@ extension Tensor {
                 if let gw { fewChannelBackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
                 if let gx { gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: nil) }
             } else {
-                gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
+                // Each gradient by Winograd where chosen; the rest by im2col + GEMM.
+                if winograd.backwardData, let gx { winogradBackwardData(geo, w: weight.storage.pointer, gy: g, gx: gx) }
+                if winograd.backwardWeight, let gw { winogradBackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
+                let (gemmX, gemmW) = (winograd.backwardData ? nil : gx, winograd.backwardWeight ? nil : gw)
+                if gemmX != nil || gemmW != nil {
+                    gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gemmX, gw: gemmW)
+                }
             }
         }
     }
@@ -98,7 +116,9 @@ extension Tensor {
         let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
         let out = Storage(count: outShape.reduce(1, *))
         let (x, w, b) = (storage.pointer, weight.storage.pointer, bias?.storage.pointer)
-        if geo.usesDepthwise3x3Kernel {
+        if geo.winogradPasses(.automatic).forward {
+            winogradForward(geo, x: x, w: w, bias: b, out: out.pointer)
+        } else if geo.usesDepthwise3x3Kernel {
             depthwise3x3Forward(geo, x: x, w: w, bias: b, out: out.pointer)
         } else if geo.isDepthwise {
             depthwiseForward(geo, x: x, w: w, bias: b, out: out.pointer)

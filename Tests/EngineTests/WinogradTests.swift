@@ -1,0 +1,136 @@
+import Engine
+import TestSupport
+import XCTest
+
+/// Winograd F(2x2, 3x3) (`ConvolutionAlgorithm.winograd`) against the double-precision
+/// reference, the im2col + GEMM path and finite differences.
+///
+/// Tolerance: F(2x2, 3x3) sums its products in another order than the direct conv and
+/// adds up to 4 inputs before them, so it agrees with the exact result to within
+/// 1e-5 of the output's scale (the largest |y|); measured errors are about 1e-6 of it.
+final class WinogradTests: XCTestCase {
+    struct Case {
+        let name: String
+        let x: [Int]  // N, H, W, Cin
+        let cout: Int
+        let bias: Bool
+    }
+
+    // Odd and even, non-square maps; channel counts below, at and past the 8-wide lanes.
+    static let cases: [Case] = [
+        Case(name: "odd map, 3 -> 4, bias", x: [2, 5, 7, 3], cout: 4, bias: true),
+        Case(name: "even map, 8 -> 8", x: [2, 4, 6, 8], cout: 8, bias: false),
+        Case(name: "one row, 2 -> 3", x: [1, 1, 3, 2], cout: 3, bias: true),
+        Case(name: "one pixel, 9 -> 5", x: [3, 1, 1, 9], cout: 5, bias: false),
+        Case(name: "odd map, 16 -> 24, bias", x: [3, 7, 9, 16], cout: 24, bias: true),
+        Case(name: "tall, 19 -> 17", x: [2, 9, 4, 19], cout: 17, bias: true),
+        Case(name: "bench-like, 64 -> 64", x: [2, 16, 12, 64], cout: 64, bias: true),
+    ]
+
+    static let outputTolerance: Float = 1e-5
+
+    func inputs(_ c: Case, seed: UInt64) -> (x: Tensor, w: Tensor, b: Tensor?) {
+        let x = randomInput(c.x, seed: seed)
+        // He-like scale, as in the network: outputs of order 1 whatever Cin.
+        let w = randomInput([3, 3, c.x[3], c.cout], in: -1...1, seed: seed + 1).scaled(by: 1 / Float(3 * c.x[3]).squareRoot()).detached()
+        w.setRequiresGradient(true)
+        let b = c.bias ? randomInput([c.cout], seed: seed + 2) : nil
+        return (x, w, b)
+    }
+
+    /// Largest |a - b| over the largest |b|.
+    func relativeError(_ a: [Float], _ b: [Float]) -> Float {
+        let scale = b.map(abs).max() ?? 0
+        let worst = zip(a, b).map { abs($0 - $1) }.max() ?? 0
+        return worst / max(scale, .leastNormalMagnitude)
+    }
+
+    func testForwardMatchesDoubleReferenceWithinStatedTolerance() {
+        for (i, c) in Self.cases.enumerated() {
+            let (x, w, b) = inputs(c, seed: UInt64(10 * i))
+            let y = x.conv2d(weight: w, bias: b, padding: 1, algorithm: .winograd)
+            XCTAssertEqual(y.shape, [c.x[0], c.x[1], c.x[2], c.cout], c.name)
+            let ref = referenceConv2D(x: x.scalars, xShape: x.shape, w: w.scalars, wShape: w.shape, bias: b?.scalars,
+                                      stride: 1, padding: 1, groups: 1)
+            let error = relativeError(y.scalars, ref)
+            XCTAssertLessThanOrEqual(error, Self.outputTolerance, "\(c.name): relative error \(error)")
+        }
+    }
+
+    func testForwardAndGradientsMatchIm2col() {
+        for (i, c) in Self.cases.enumerated() {
+            func run(_ algorithm: ConvolutionAlgorithm) -> [[Float]] {
+                let (x, w, b) = inputs(c, seed: UInt64(50 + 10 * i))
+                let y = x.conv2d(weight: w, bias: b, padding: 1, algorithm: algorithm)
+                let dy = randomInput(y.shape, seed: 7, requiresGrad: false)
+                (y * dy).sum().backward()
+                return [y.scalars, x.grad!, w.grad!] + (b.map { [$0.grad!] } ?? [])
+            }
+            let (winograd, im2col) = (run(.winograd), run(.im2col))
+            for (k, name) in ["y", "dx", "dw", "db"].prefix(winograd.count).enumerated() {
+                let error = relativeError(winograd[k], im2col[k])
+                XCTAssertLessThanOrEqual(error, Self.outputTolerance, "\(c.name) \(name): relative difference \(error)")
+            }
+        }
+    }
+
+    func testGradientsMatchFiniteDifferences() {
+        // Small enough for a finite difference of every element.
+        for (i, c) in Self.cases.prefix(4).enumerated() {
+            let (x, w, b) = inputs(c, seed: UInt64(100 + 10 * i))
+            assertGradientsMatch([x, w] + (b.map { [$0] } ?? [])) { t in
+                t[0].conv2d(weight: t[1], bias: t.count > 2 ? t[2] : nil, padding: 1, algorithm: .winograd)
+            }
+        }
+    }
+
+    func testGradientsAddUpWhenInputAndWeightAreUsedTwice() {
+        // x feeds two convs (dX accumulates); w serves two convs (dW accumulates); odd map, 8-wide lanes.
+        let x = randomInput([2, 5, 3, 8], seed: 200)
+        let w = randomInput([3, 3, 8, 8], seed: 201).scaled(by: 0.2).detached()
+        let w2 = randomInput([3, 3, 8, 8], seed: 202).scaled(by: 0.2).detached()
+        let b = randomInput([8], seed: 203)
+        w.setRequiresGradient(true)
+        w2.setRequiresGradient(true)
+        assertGradientsMatch([x, w, w2, b]) { t in
+            let y = t[0].conv2d(weight: t[1], bias: t[3], padding: 1, algorithm: .winograd)
+                + t[0].conv2d(weight: t[2], padding: 1, algorithm: .winograd)
+            return y.conv2d(weight: t[1], padding: 1, algorithm: .winograd)
+        }
+    }
+
+    func testResultsAreIdenticalWithOneOrTwoThreads() {
+        // Several blocks of tiles in every pass; odd sizes and a lane remainder.
+        for (xShape, cout) in [([4, 33, 18, 16], 24), ([3, 20, 30, 12], 9)] {
+            func run(threads: Int) -> [[Float]] {
+                Parallel.withThreads(threads) {
+                    let x = randomInput(xShape, seed: 40), w = randomInput([3, 3, xShape[3], cout], seed: 41)
+                    let b = randomInput([cout], seed: 42)
+                    let y = x.conv2d(weight: w, bias: b, padding: 1, algorithm: .winograd)
+                    (y * y).sum().backward()
+                    return [y.scalars, x.grad!, w.grad!, b.grad!]
+                }
+            }
+            let one = run(threads: 1), two = run(threads: 2)
+            for (i, name) in ["y", "dx", "dw", "db"].enumerated() {
+                XCTAssertEqual(one[i], two[i], "\(xShape) -> \(cout): \(name) differs between 1 and 2 threads")
+            }
+        }
+    }
+
+    func testAutomaticChoiceAgreesWithTheChosenPaths() {
+        // The bench network's 64-channel maps: whatever `.automatic` picks must equal one of the two paths bit for bit.
+        let c = Case(name: "64 -> 64", x: [2, 8, 6, 64], cout: 64, bias: true)
+        func run(_ algorithm: ConvolutionAlgorithm) -> [[Float]] {
+            let (x, w, b) = inputs(c, seed: 300)
+            let y = x.conv2d(weight: w, bias: b, padding: 1, algorithm: algorithm)
+            // A fixed dY, so each gradient depends on its own pass only.
+            (y * randomInput(y.shape, seed: 301, requiresGrad: false)).sum().backward()
+            return [y.scalars, x.grad!, w.grad!]
+        }
+        let (automatic, winograd, im2col) = (run(.automatic), run(.winograd), run(.im2col))
+        for (i, name) in ["y", "dx", "dw"].enumerated() {
+            XCTAssertTrue(automatic[i] == winograd[i] || automatic[i] == im2col[i], "\(name) matches neither path")
+        }
+    }
+}
