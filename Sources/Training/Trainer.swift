@@ -26,6 +26,8 @@ public struct StepRecord {
     public var isBest = false
     /// The `metrics.csv` row this step wrote, if it wrote one (window means).
     public var loggedRow: MetricsLog.Row?
+    /// With an EMA, the validation mAP50 of the raw weights beside the average's.
+    public var rawWeightsMAP50: Double?
 }
 
 /// One validation screen as a person looks at it: the image, its true boxes and what was detected.
