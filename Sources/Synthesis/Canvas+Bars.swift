@@ -98,7 +98,7 @@ extension Canvas {
             let timeLeft = g.chance(0.5)
             var x: Float = 8 * u
             if timeLeft { x = (text(time, x: x, baseline: cy + Float(pixelSize(points)) * 0.36, points: points, color: ink)?.xMax ?? x) + 8 * u }
-            let notifications = (0..<g.int(0...4)).map { _ in g.pick([IconShape.mail, .chat, .bell, .download, .photo, .music, .calendar]) }
+            let notifications = (0..<g.int(0...2)).map { _ in g.pick([IconShape.mail, .chat, .bell, .download, .photo, .music, .calendar]) }
             for shape in notifications {
                 icon(shape, at: Box(xMin: x, yMin: cy - s * 0.45, xMax: x + s * 0.9, yMax: cy + s * 0.45), color: ink)
                 x += s * 0.9 + 6 * u
@@ -288,7 +288,7 @@ extension Canvas {
         }
         if c.homeIndicator > 0 {
             let behind = colour(at: width / 2, height - 2)
-            image.fillRounded(Box(xMin: width / 2 - 67 * u, yMin: height - 13 * u, xMax: width / 2 + 67 * u, yMax: height - 8 * u), radius: 2.5 * u,
+            image.paintRounded(Box(xMin: width / 2 - 67 * u, yMin: height - 13 * u, xMax: width / 2 + 67 * u, yMax: height - 8 * u), radius: 2.5 * u,
                               color: behind.luminance > 0.5 ? RGB(0, 0, 0) : RGB(255, 255, 255))
         }
     }
@@ -315,7 +315,7 @@ extension Canvas {
             let iconTop = showLabel ? top + (pill ? 16 : ios ? 6 : 8) * u : top + (h - s) / 2
             let shape = shapes.remove(at: g.int(0...(shapes.count - 1)))
             beginGroup(.tabButton)
-            if pill && isOn { image.fillRounded(Box(xMin: cx - 32 * u, yMin: iconTop - 4 * u, xMax: cx + 32 * u, yMax: iconTop + s + 4 * u), radius: 16 * u, color: style.accent.mixed(with: background, 0.78)) }
+            if pill && isOn { image.paintRounded(Box(xMin: cx - 32 * u, yMin: iconTop - 4 * u, xMax: cx + 32 * u, yMax: iconTop + s + 4 * u), radius: 16 * u, color: style.accent.mixed(with: background, 0.78)) }
             icon(shape, at: Box(xMin: cx - s / 2, yMin: iconTop, xMax: cx + s / 2, yMax: iconTop + s), color: colour, interactive: true, selected: isOn)
             if showLabel {
                 let label = labels.remove(at: g.int(0...(labels.count - 1)))
@@ -340,8 +340,8 @@ extension Canvas {
             let w = textWidth(label, points: 14, face: .bold) + 68 * u, h = 48 * u
             let box = Box(xMin: width - 16 * u - w, yMin: bottom - 16 * u - h, xMax: width - 16 * u, yMax: bottom - 16 * u)
             occlude(box)
-            image.fillRounded(box.offset(dy: 2 * u), radius: h / 2, color: RGB(0, 0, 0), alpha: 0.2)
-            image.fillRounded(box, radius: style.cornerRadius > 10 ? h / 2 : 16 * u, color: colour)
+            image.paintRounded(box.offset(dy: 2 * u), radius: h / 2, color: RGB(0, 0, 0), alpha: 0.2)
+            image.paintRounded(box, radius: style.cornerRadius > 10 ? h / 2 : 16 * u, color: colour)
             beginGroup()
             icon(shape, at: Box(xMin: box.xMin + 16 * u, yMin: box.centerY - 12 * u, xMax: box.xMin + 40 * u, yMax: box.centerY + 12 * u), color: ink, interactive: true)
             text(label, x: box.xMin + 52 * u, baseline: box.centerY + Float(pixelSize(14)) * 0.36, points: 14, color: ink, face: .bold, interactive: true)
@@ -350,8 +350,8 @@ extension Canvas {
             let d = 56 * u
             let box = Box(xMin: width - 16 * u - d, yMin: bottom - 16 * u - d, xMax: width - 16 * u, yMax: bottom - 16 * u)
             occlude(box)
-            image.fillCircle(centerX: box.centerX, centerY: box.centerY + 3 * u, radius: d / 2, color: RGB(0, 0, 0), alpha: 0.22)
-            if g.chance(0.4) { image.fillRounded(box, radius: 16 * u, color: colour) } else { image.fillCircle(centerX: box.centerX, centerY: box.centerY, radius: d / 2, color: colour) }
+            image.paintCircle(centerX: box.centerX, centerY: box.centerY + 3 * u, radius: d / 2, color: RGB(0, 0, 0), alpha: 0.22)
+            if g.chance(0.4) { image.paintRounded(box, radius: 16 * u, color: colour) } else { image.paintCircle(centerX: box.centerX, centerY: box.centerY, radius: d / 2, color: colour) }
             icon(shape, at: Box(xMin: box.centerX - 12 * u, yMin: box.centerY - 12 * u, xMax: box.centerX + 12 * u, yMax: box.centerY + 12 * u), color: ink, interactive: true)
         }
     }
@@ -367,7 +367,7 @@ enum StatusGlyph {
             for k in 0..<4 {
                 let bh = box.height * Float(k + 1) / 4, bw = box.width / 5.5
                 let x = box.xMin + Float(k) * box.width / 4
-                image.fillRounded(Box(xMin: x, yMin: box.yMax - bh, xMax: x + bw, yMax: box.yMax), radius: bw / 3, color: color)
+                image.paintRounded(Box(xMin: x, yMin: box.yMax - bh, xMax: x + bw, yMax: box.yMax), radius: bw / 3, color: color)
             }
         case .wifi:
             let cx = box.centerX, by = box.yMax

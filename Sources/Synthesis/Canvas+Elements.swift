@@ -17,7 +17,7 @@ extension Canvas {
         if framed && (style.iconStyle == .squircle || style.iconStyle == .disc) {
             let squircle = style.iconStyle == .squircle
             let tile = squircle ? RGB(hue: g.uniform(0...1), saturation: g.uniform(0.5...0.85), value: g.uniform(0.6...0.95)) : color.mixed(with: style.background, 0.82)
-            if squircle { image.fillRounded(box, radius: box.width * 0.23, color: tile) } else { image.fillCircle(centerX: box.centerX, centerY: box.centerY, radius: box.width / 2, color: tile) }
+            if squircle { image.paintRounded(box, radius: box.width * 0.23, color: tile) } else { image.paintCircle(centerX: box.centerX, centerY: box.centerY, radius: box.width / 2, color: tile) }
             let inset = box.width * 0.22
             let glyph = Box(xMin: box.xMin + inset, yMin: box.yMin + inset, xMax: box.xMax - inset, yMax: box.yMax - inset)
             shape.draw(into: &image, box: glyph, color: squircle ? RGB(255, 255, 255) : color, background: tile, filled: filled)
@@ -31,8 +31,8 @@ extension Canvas {
     mutating func glyphIcon(at box: Box, interactive: Bool = true) {
         let letters = g.pick(["f", "G", "in", "P", "M", "t", "S", "W", "Y", "B"])
         let tile = RGB(hue: g.uniform(0...1), saturation: g.uniform(0.5...0.9), value: g.uniform(0.45...0.9))
-        if g.chance(0.5) { image.fillCircle(centerX: box.centerX, centerY: box.centerY, radius: box.width / 2, color: tile) }
-        else { image.fillRounded(box, radius: box.width * 0.2, color: tile) }
+        if g.chance(0.5) { image.paintCircle(centerX: box.centerX, centerY: box.centerY, radius: box.width / 2, color: tile) }
+        else { image.paintRounded(box, radius: box.width * 0.2, color: tile) }
         let px = max(6, Int(box.height * 0.6))
         let f = fonts.font(.sans, bold: true)
         let w = Float(f.width(of: letters, pixelSize: px))
@@ -47,19 +47,19 @@ extension Canvas {
         if style.idiom == .iOS || g.chance(0.2) {
             let w = 51 * u, h = 31 * u
             box = Box(xMin: x, yMin: centerY - h / 2, xMax: x + w, yMax: centerY + h / 2)
-            image.fillRounded(box, radius: h / 2, color: on ? (style.idiom == .iOS && g.chance(0.7) ? RGB(52, 199, 89) : style.accent) : style.fill)
+            image.paintRounded(box, radius: h / 2, color: on ? (style.idiom == .iOS && g.chance(0.7) ? RGB(52, 199, 89) : style.accent) : style.fill)
             let knobX = on ? box.xMax - h / 2 : box.xMin + h / 2
-            image.fillCircle(centerX: knobX, centerY: centerY + u, radius: h / 2 - 1.5 * u, color: RGB(0, 0, 0), alpha: 0.12)
-            image.fillCircle(centerX: knobX, centerY: centerY, radius: h / 2 - 2 * u, color: RGB(255, 255, 255))
+            image.paintCircle(centerX: knobX, centerY: centerY + u, radius: h / 2 - 1.5 * u, color: RGB(0, 0, 0), alpha: 0.12)
+            image.paintCircle(centerX: knobX, centerY: centerY, radius: h / 2 - 2 * u, color: RGB(255, 255, 255))
         } else {
             // Material: a 36x14 track under a 20 dp thumb that overhangs it.
             let w = 36 * u, r = 10 * u
             box = Box(xMin: x, yMin: centerY - r, xMax: x + w, yMax: centerY + r)
             let track = on ? style.accent.mixed(with: style.background, 0.5) : (style.dark ? RGB(90, 90, 94) : RGB(185, 185, 190))
-            image.fillRounded(Box(xMin: x + 2 * u, yMin: centerY - 7 * u, xMax: x + w - 2 * u, yMax: centerY + 7 * u), radius: 7 * u, color: track)
+            image.paintRounded(Box(xMin: x + 2 * u, yMin: centerY - 7 * u, xMax: x + w - 2 * u, yMax: centerY + 7 * u), radius: 7 * u, color: track)
             let cx = on ? box.xMax - r : box.xMin + r
-            image.fillCircle(centerX: cx, centerY: centerY + u, radius: r, color: RGB(0, 0, 0), alpha: 0.18)
-            image.fillCircle(centerX: cx, centerY: centerY, radius: r, color: on ? style.accent : RGB(245, 245, 245))
+            image.paintCircle(centerX: cx, centerY: centerY + u, radius: r, color: RGB(0, 0, 0), alpha: 0.18)
+            image.paintCircle(centerX: cx, centerY: centerY, radius: r, color: on ? style.accent : RGB(245, 245, 245))
         }
         annotate(box, on ? .toggleSelected : .toggleUnselected)
         return box
@@ -73,14 +73,14 @@ extension Canvas {
         let r = style.squareCheckboxes ? 2.5 * u : s / 2
         let behind = colour(at: x - 2, centerY)
         if checked {
-            image.fillRounded(box, radius: r, color: style.accent)
+            image.paintRounded(box, radius: r, color: style.accent)
             let tick = style.accent.luminance > 0.7 ? RGB(0, 0, 0) : RGB(255, 255, 255)
             image.drawLine(x0: x + 0.22 * s, y0: centerY, x1: x + 0.42 * s, y1: centerY + 0.2 * s, thickness: max(1, 2 * u), color: tick)
             image.drawLine(x0: x + 0.42 * s, y0: centerY + 0.2 * s, x1: x + 0.8 * s, y1: centerY - 0.22 * s, thickness: max(1, 2 * u), color: tick)
         } else {
-            image.fillRounded(box, radius: r, color: style.secondaryLabel)
+            image.paintRounded(box, radius: r, color: style.secondaryLabel)
             let t = max(1, 2 * u)
-            image.fillRounded(Box(xMin: box.xMin + t, yMin: box.yMin + t, xMax: box.xMax - t, yMax: box.yMax - t), radius: max(0, r - t), color: behind)
+            image.paintRounded(Box(xMin: box.xMin + t, yMin: box.yMin + t, xMax: box.xMax - t, yMax: box.yMax - t), radius: max(0, r - t), color: behind)
         }
         annotate(box, checked ? .checkboxSelected : .checkboxUnselected)
         return box
@@ -115,15 +115,15 @@ extension Canvas {
         let ink: RGB
         switch look {
         case .filled:
-            if style.idiom == .android { image.fillRounded(frame.offset(dy: 1.5 * u), radius: radius, color: RGB(0, 0, 0), alpha: 0.15) }
-            image.fillRounded(frame, radius: radius, color: tint)
+            if style.idiom == .android { image.paintRounded(frame.offset(dy: 1.5 * u), radius: radius, color: RGB(0, 0, 0), alpha: 0.15) }
+            image.paintRounded(frame, radius: radius, color: tint)
             ink = tint.luminance > 0.62 ? RGB(20, 20, 20) : RGB(255, 255, 255)
         case .tonal:
-            image.fillRounded(frame, radius: radius, color: tint.mixed(with: style.background, 0.8))
+            image.paintRounded(frame, radius: radius, color: tint.mixed(with: style.background, 0.8))
             ink = tint
         case .outlined:
-            image.fillRounded(frame, radius: radius, color: tint.mixed(with: style.background, 0.4))
-            image.fillRounded(frame.insetBy(max(1, u)), radius: max(0, radius - u), color: colour(at: frame.centerX, frame.yMin - 2))
+            image.paintRounded(frame, radius: radius, color: tint.mixed(with: style.background, 0.4))
+            image.paintRounded(frame.insetBy(max(1, u)), radius: max(0, radius - u), color: colour(at: frame.centerX, frame.yMin - 2))
             ink = tint
         case .plain:
             ink = tint
@@ -153,16 +153,16 @@ extension Canvas {
         let seg = track.width / Float(n)
         let selected = g.int(0...(n - 1))
         let ios = style.idiom == .iOS
-        if ios { image.fillRounded(track, radius: 8 * u, color: style.fill) }
+        if ios { image.paintRounded(track, radius: 8 * u, color: style.fill) }
         else {
             let r = g.chance(0.5) ? h / 2 : 4 * u
-            image.fillRounded(track, radius: r, color: style.secondaryLabel)
-            image.fillRounded(track.insetBy(max(1, u)), radius: max(0, r - u), color: style.background)
+            image.paintRounded(track, radius: r, color: style.secondaryLabel)
+            image.paintRounded(track.insetBy(max(1, u)), radius: max(0, r - u), color: style.background)
         }
         for k in 0..<n {
             let b = Box(xMin: track.xMin + Float(k) * seg, yMin: track.yMin, xMax: track.xMin + Float(k + 1) * seg, yMax: track.yMax)
             if k == selected {
-                if ios { image.fillRounded(b.insetBy(2 * u), radius: 7 * u, color: style.dark ? RGB(99, 99, 102) : RGB(255, 255, 255)) }
+                if ios { image.paintRounded(b.insetBy(2 * u), radius: 7 * u, color: style.dark ? RGB(99, 99, 102) : RGB(255, 255, 255)) }
                 else { image.fill(b.insetBy(max(1, u)), color: style.accent.mixed(with: style.background, 0.75)) }
             } else if !ios && k > 0 {
                 image.fill(Box(xMin: b.xMin, yMin: b.yMin, xMax: b.xMin + max(1, u), yMax: b.yMax), color: style.secondaryLabel)
@@ -183,17 +183,17 @@ extension Canvas {
         let look = search ? (style.idiom == .iOS ? .roundedFill : g.pick([.roundedFill, .materialOutlined])) : g.pick(looks)
         let r = search ? box.height / 2 * (style.idiom == .iOS ? 0.3 : 1) : style.cornerRadius * u
         switch look {
-        case .roundedFill: image.fillRounded(box, radius: r, color: style.fill)
+        case .roundedFill: image.paintRounded(box, radius: r, color: style.fill)
         case .bordered:
-            image.fillRounded(box, radius: min(r, 8 * u), color: style.separator.mixed(with: style.secondaryLabel, 0.3))
-            image.fillRounded(box.insetBy(max(1, u)), radius: max(0, min(r, 8 * u) - u), color: style.background)
+            image.paintRounded(box, radius: min(r, 8 * u), color: style.separator.mixed(with: style.secondaryLabel, 0.3))
+            image.paintRounded(box.insetBy(max(1, u)), radius: max(0, min(r, 8 * u) - u), color: style.background)
         case .materialFilled:
-            image.fillRounded(box, radius: 4 * u, color: style.fill)
+            image.paintRounded(box, radius: 4 * u, color: style.fill)
             image.fill(Box(xMin: box.xMin, yMin: box.yMax - 4 * u, xMax: box.xMax, yMax: box.yMax), color: style.fill)
             image.fill(Box(xMin: box.xMin, yMin: box.yMax - max(1, u), xMax: box.xMax, yMax: box.yMax), color: style.secondaryLabel)
         case .materialOutlined:
-            image.fillRounded(box, radius: min(r, 4 * u), color: style.secondaryLabel)
-            image.fillRounded(box.insetBy(max(1, u)), radius: max(0, min(r, 4 * u) - u), color: colour(at: box.xMin - 2, box.centerY))
+            image.paintRounded(box, radius: min(r, 4 * u), color: style.secondaryLabel)
+            image.paintRounded(box.insetBy(max(1, u)), radius: max(0, min(r, 4 * u) - u), color: colour(at: box.xMin - 2, box.centerY))
         case .underline:
             image.fill(Box(xMin: box.xMin, yMin: box.yMax - max(1, 1.5 * u), xMax: box.xMax, yMax: box.yMax), color: filled ? style.accent : style.secondaryLabel)
         }
@@ -217,11 +217,11 @@ extension Canvas {
         let knob = left + (right - left) * value
         let ios = style.idiom == .iOS
         let track: Float = ios ? 2 : 2
-        image.fillRounded(Box(xMin: left, yMin: cy - track * u, xMax: right, yMax: cy + track * u), radius: track * u, color: ios ? style.fill : style.accent.mixed(with: style.background, 0.7))
-        image.fillRounded(Box(xMin: left, yMin: cy - track * u, xMax: knob, yMax: cy + track * u), radius: track * u, color: style.accent)
+        image.paintRounded(Box(xMin: left, yMin: cy - track * u, xMax: right, yMax: cy + track * u), radius: track * u, color: ios ? style.fill : style.accent.mixed(with: style.background, 0.7))
+        image.paintRounded(Box(xMin: left, yMin: cy - track * u, xMax: knob, yMax: cy + track * u), radius: track * u, color: style.accent)
         let r: Float = ios ? 13 : 8
-        if ios { image.fillCircle(centerX: knob, centerY: cy + u, radius: (r + 1) * u, color: RGB(0, 0, 0), alpha: 0.15) }
-        image.fillCircle(centerX: knob, centerY: cy, radius: r * u, color: ios ? RGB(255, 255, 255) : style.accent)
+        if ios { image.paintCircle(centerX: knob, centerY: cy + u, radius: (r + 1) * u, color: RGB(0, 0, 0), alpha: 0.15) }
+        image.paintCircle(centerX: knob, centerY: cy, radius: r * u, color: ios ? RGB(255, 255, 255) : style.accent)
         annotate(Box(xMin: left - 2 * u, yMin: cy - (r + 1) * u, xMax: right + 2 * u, yMax: cy + (r + 1) * u), .slider)
     }
 
@@ -233,8 +233,8 @@ extension Canvas {
         let pill = g.chance(0.25)
         for k in 0..<n {
             let x = x0 + Float(k) * gap
-            if pill && k == current { image.fillRounded(Box(xMin: x - 2 * r, yMin: cy - r, xMax: x + 2 * r, yMax: cy + r), radius: r, color: on) }
-            else { image.fillCircle(centerX: x, centerY: cy, radius: r, color: on, alpha: k == current ? 1 : 0.35) }
+            if pill && k == current { image.paintRounded(Box(xMin: x - 2 * r, yMin: cy - r, xMax: x + 2 * r, yMax: cy + r), radius: r, color: on) }
+            else { image.paintCircle(centerX: x, centerY: cy, radius: r, color: on, alpha: k == current ? 1 : 0.35) }
         }
         let extra: Float = pill ? r : 0
         annotate(Box(xMin: x0 - r - extra - 2 * u, yMin: cy - r - 2 * u, xMax: x0 + Float(n - 1) * gap + r + extra + 2 * u, yMax: cy + r + 2 * u), .pageControl)
@@ -250,11 +250,11 @@ extension Canvas {
         let box = Box(xMin: x, yMin: top, xMax: x + tw + lead + 24 * u, yMax: top + h)
         let on = selected == true
         let radius = style.idiom == .android && g.chance(0.5) ? 8 * u : h / 2
-        if on { image.fillRounded(box, radius: radius, color: style.accent.mixed(with: style.background, 0.75)) }
-        else if g.chance(0.5) { image.fillRounded(box, radius: radius, color: style.fill) }
+        if on { image.paintRounded(box, radius: radius, color: style.accent.mixed(with: style.background, 0.75)) }
+        else if g.chance(0.5) { image.paintRounded(box, radius: radius, color: style.fill) }
         else {
-            image.fillRounded(box, radius: radius, color: style.separator.mixed(with: style.secondaryLabel, 0.4))
-            image.fillRounded(box.insetBy(max(1, u)), radius: max(0, radius - u), color: colour(at: box.xMin - 2, box.centerY))
+            image.paintRounded(box, radius: radius, color: style.separator.mixed(with: style.secondaryLabel, 0.4))
+            image.paintRounded(box.insetBy(max(1, u)), radius: max(0, radius - u), color: colour(at: box.xMin - 2, box.centerY))
         }
         beginGroup()
         var tx = box.xMin + 12 * u

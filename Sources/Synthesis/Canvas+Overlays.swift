@@ -23,7 +23,7 @@ extension Canvas {
         occlude(box, modal: true)
         scrim(g.uniform(0.3...0.55))
         let surface = style.dark ? RGB(44, 44, 46) : ios ? RGB(242, 242, 242) : RGB(255, 255, 255)
-        image.fillRounded(box, radius: (ios ? 14 : g.pick([2, 4, 8, 28])) * u, color: surface)
+        image.paintRounded(box, radius: (ios ? 14 : g.pick([2, 4, 8, 28])) * u, color: surface)
         annotate(box, .dialog)
         let ink = style.dark ? RGB(255, 255, 255) : RGB(20, 20, 20)
         let title = phrase(words: 1...4) + (g.chance(0.5) ? "?" : "")
@@ -95,12 +95,12 @@ extension Canvas {
         let box = Box(xMin: 0, yMin: top, xMax: width, yMax: end + 20 * u)
         occlude(Box(xMin: 0, yMin: top, xMax: width, yMax: end), modal: modal)
         if modal { scrim(g.uniform(0.25...0.5)) }
-        else { image.fillRounded(box.offset(dy: -2 * u), radius: 16 * u, color: RGB(0, 0, 0), alpha: 0.12) }
+        else { image.paintRounded(box.offset(dy: -2 * u), radius: 16 * u, color: RGB(0, 0, 0), alpha: 0.12) }
         let surface = style.dark ? style.surface : RGB(255, 255, 255)
-        image.fillRounded(box, radius: (style.idiom == .iOS ? 12 : 16) * u, color: surface)
+        image.paintRounded(box, radius: (style.idiom == .iOS ? 12 : 16) * u, color: surface)
         let frame = Box(xMin: 0, yMin: top, xMax: width, yMax: end)
         if modal { annotate(frame, .dialog) } else { annotate(frame, .container, visited: false) }
-        image.fillRounded(Box(xMin: width / 2 - 18 * u, yMin: top + 8 * u, xMax: width / 2 + 18 * u, yMax: top + 12 * u), radius: 2 * u, color: style.secondaryLabel)
+        image.paintRounded(Box(xMin: width / 2 - 18 * u, yMin: top + 8 * u, xMax: width / 2 + 18 * u, yMax: top + 12 * u), radius: 2 * u, color: style.secondaryLabel)
         let ink = style.ink(on: surface)
         var y = top + 24 * u
         if g.chance(0.7) {
@@ -150,20 +150,20 @@ extension Canvas {
             let x0 = (width - Float(row.count) * keyW) / 2
             for (k, ch) in row.enumerated() {
                 let b = Box(xMin: x0 + Float(k) * keyW + gap / 2, yMin: y, xMax: x0 + Float(k + 1) * keyW - gap / 2, yMax: y + keyH)
-                if ios { image.fillRounded(b.offset(dy: u), radius: 5 * u, color: RGB(0, 0, 0), alpha: 0.25) }
-                image.fillRounded(b, radius: 5 * u, color: key)
+                if ios { image.paintRounded(b.offset(dy: u), radius: 5 * u, color: RGB(0, 0, 0), alpha: 0.25) }
+                image.paintRounded(b, radius: 5 * u, color: key)
                 let s = String(ch)
                 image.draw(text: s, x: Int(b.centerX - Float(f.width(of: s, pixelSize: px)) / 2), baseline: Int(b.centerY + Float(px) * 0.36), font: f, pixelSize: px, color: ink)
             }
             if r == 2 {
                 for x in [3 * u, width - 3 * u - keyW * 1.4] {
-                    image.fillRounded(Box(xMin: x, yMin: y, xMax: x + keyW * 1.4, yMax: y + keyH), radius: 5 * u, color: dark ? RGB(70, 70, 72) : RGB(171, 177, 186))
+                    image.paintRounded(Box(xMin: x, yMin: y, xMax: x + keyW * 1.4, yMax: y + keyH), radius: 5 * u, color: dark ? RGB(70, 70, 72) : RGB(171, 177, 186))
                 }
             }
             y += keyH + 12 * u
         }
         let space = Box(xMin: width * 0.25, yMin: y, xMax: width * 0.75, yMax: y + keyH)
-        image.fillRounded(space, radius: 5 * u, color: key)
+        image.paintRounded(space, radius: 5 * u, color: key)
     }
 
     /// A navigation drawer from the left over a dimmed screen: a header, then menu rows (icon and text,
@@ -194,7 +194,7 @@ extension Canvas {
         while y + 48 * u < height {
             let cy = y + 24 * u
             let on = k == current
-            if on { image.fillRounded(Box(xMin: 8 * u, yMin: y + 2 * u, xMax: w - 8 * u, yMax: y + 46 * u), radius: 4 * u, color: style.accent.mixed(with: surface, 0.85)) }
+            if on { image.paintRounded(Box(xMin: 8 * u, yMin: y + 2 * u, xMax: w - 8 * u, yMax: y + 46 * u), radius: 4 * u, color: style.accent.mixed(with: surface, 0.85)) }
             beginGroup()
             icon(g.pick(IconShape.rows), at: Box(xMin: 16 * u, yMin: cy - 12 * u, xMax: 40 * u, yMax: cy + 12 * u), color: on ? style.accent : ink.mixed(with: surface, 0.35),
                  interactive: false, selected: on)
@@ -218,7 +218,7 @@ extension Canvas {
         let h = 48 * u
         let box = Box(xMin: 8 * u, yMin: bottom - 8 * u - h, xMax: width - 8 * u, yMax: bottom - 8 * u)
         occlude(box)
-        image.fillRounded(box, radius: 4 * u, color: RGB(50, 50, 50))
+        image.paintRounded(box, radius: 4 * u, color: RGB(50, 50, 50))
         let action = (style.uppercaseButtons ? g.pick(["UNDO", "RETRY", "VIEW", "OK"]) : g.pick(["Undo", "Retry", "View", "OK"]))
         let aw = textWidth(action, points: 14, face: .bold)
         text(sentence(words: 2...6), x: box.xMin + 16 * u, baseline: baseline(box.centerY, 14), points: 14, color: RGB(240, 240, 240), maxWidth: box.width - aw - 48 * u)

@@ -104,7 +104,7 @@ extension Canvas {
             }
         }
         for _ in 0..<g.int(0...3) {
-            image.fillCircle(centerX: g.uniform(0...width), centerY: g.uniform(0...height), radius: g.uniform(10...80) * u, color: style.accent, alpha: g.uniform(0.03...0.08))
+            image.paintCircle(centerX: g.uniform(0...width), centerY: g.uniform(0...height), radius: g.uniform(10...80) * u, color: style.accent, alpha: g.uniform(0.03...0.08))
         }
     }
 
@@ -158,7 +158,7 @@ extension Canvas {
     /// text most, then icon, container, picture; sliders least.
     mutating func pickSection() -> Section {
         let weighted: [(Section, Double)] = [
-            (.list, 22), (.card, 13), (.pictures, 8), (.paragraph, 10), (.header, 9), (.segmented, 3), (.slider, 0.25),
+            (.list, 22), (.card, 21), (.pictures, 8), (.paragraph, 10), (.header, 9), (.segmented, 3), (.slider, 0.25),
             (.fields, 2.5), (.carousel, 2.2), (.checkboxes, 1.5), (.toggles, 1), (.buttons, 5), (.chips, 2.5), (.shelf, 3),
             (.shortcuts, 2.5), (.stats, 1.5), (.profile, 1.5), (.rating, 1),
         ]
@@ -255,7 +255,7 @@ extension Canvas {
         for (k, shape) in shapes.enumerated() {
             let x = cx + Float(k - 1) * 84 * u, r = (k == 1 ? 30 : 18) * u
             if k == 1 && g.chance(0.5) {
-                image.fillCircle(centerX: x, centerY: y, radius: r, color: style.accent)
+                image.paintCircle(centerX: x, centerY: y, radius: r, color: style.accent)
                 icon(shape, at: Box(xMin: x - r * 0.55, yMin: y - r * 0.55, xMax: x + r * 0.55, yMax: y + r * 0.55), color: style.onAccent, interactive: true)
             } else {
                 icon(shape, at: Box(xMin: x - r, yMin: y - r, xMax: x + r, yMax: y + r), color: style.label, interactive: true)
@@ -289,7 +289,7 @@ extension Canvas {
             }
             let bubble = Box(xMin: x, yMin: y, xMax: min(right, x + w), yMax: y + h)
             let fill = mine ? style.accent : incoming
-            image.fillRounded(bubble, radius: 16 * u, color: fill)
+            image.paintRounded(bubble, radius: 16 * u, color: fill)
             paragraph(sentence, x: bubble.xMin + 12 * u, baseline: bubble.yMin + 8 * u + Float(px) * 0.95, width: bubble.width - 24 * u, points: 15,
                       color: mine ? style.onAccent : RGB(20, 20, 20), maxLines: 8)
             y = bubble.yMax + 4 * u

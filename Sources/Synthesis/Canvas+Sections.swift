@@ -47,19 +47,27 @@ extension Canvas {
         let twoLines = g.chance(settings ? 0.2 : 0.5)
         let rowHeight = (twoLines ? g.pick([60, 64, 72]) : g.pick([44, 48, 52, 56])) * u * max(0.85, style.spacing)
         guard top + rowHeight < limit + rowHeight * 0.5 else { return top }
-        let inset = style.idiom == .iOS ? g.chance(settings ? 0.75 : 0.4) : g.chance(0.1)
+        // Rows as cards of their own (a container per row, part of the row's group), or an inset section.
+        let cardRows = !settings && g.chance(0.3)
+        let inset = !cardRows && (style.idiom == .iOS ? g.chance(settings ? 0.75 : 0.55) : g.chance(0.3))
         // Plain rows span the column (the whole width on a phone); inset sections sit within the margins.
-        let x0 = inset ? left : max(0, left - 16 * u), x1 = inset ? right : min(width, right + 16 * u)
+        let x0 = inset || cardRows ? left : max(0, left - 16 * u), x1 = inset || cardRows ? right : min(width, right + 16 * u)
         let fit = max(1, Int((limit - top) / rowHeight + (g.chance(0.4) ? 0.6 : 0)))
         let n = min(g.int(rows), fit)
         let section = Box(xMin: x0, yMin: top, xMax: x1, yMax: top + Float(n) * rowHeight)
-        if inset { image.fillRounded(section, radius: style.cornerRadius * u, color: style.surface) }
+        if inset { image.paintRounded(section, radius: style.cornerRadius * u, color: style.surface) }
         let leading = g.nextUnitDouble()
-        let divider = style.idiom == .iOS || g.chance(0.5)
+        let divider = !cardRows && (style.idiom == .iOS || g.chance(0.5))
         for r in 0..<n {
             let y = top + Float(r) * rowHeight, cy = y + rowHeight / 2
             var x = x0 + 16 * u
             beginGroup()
+            var rowCard: Box? = nil
+            if cardRows {
+                let b = Box(xMin: x0, yMin: y + 4 * u, xMax: x1, yMax: y + rowHeight - 4 * u)
+                _ = cardSurface(b)
+                rowCard = b
+            }
             if leading < (settings ? 0.6 : 0.35) {
                 let s = (style.idiom == .android ? 24 : 28) * u
                 icon(g.pick(IconShape.rows), at: Box(xMin: x, yMin: cy - s / 2, xMax: x + s, yMax: cy + s / 2),
@@ -102,6 +110,7 @@ extension Canvas {
                 text(meta, x: x1 - 16 * u - textWidth(meta, points: 12), baseline: y + 24 * u, points: 12, color: style.secondaryLabel)
             default: break
             }
+            if let rowCard { annotate(rowCard, .container) }
             endGroup()
             if divider && r < n - 1 { image.fill(Box(xMin: x, yMin: y + rowHeight - max(1, u / 2), xMax: x1, yMax: y + rowHeight), color: style.separator) }
         }
@@ -134,12 +143,12 @@ extension Canvas {
         let surface = style.dark || style.appearance == .colourful ? style.surface : RGB(255, 255, 255)
         let bordered = surface == style.background
         if style.idiom == .android || g.chance(0.4) {
-            image.fillRounded(box.offset(dy: 2 * u), radius: radius, color: RGB(0, 0, 0), alpha: 0.1)
-            image.fillRounded(box.offset(dy: 1 * u), radius: radius, color: RGB(0, 0, 0), alpha: 0.08)
+            image.paintRounded(box.offset(dy: 2 * u), radius: radius, color: RGB(0, 0, 0), alpha: 0.1)
+            image.paintRounded(box.offset(dy: 1 * u), radius: radius, color: RGB(0, 0, 0), alpha: 0.08)
         } else if bordered {
-            image.fillRounded(box, radius: radius, color: style.separator)
+            image.paintRounded(box, radius: radius, color: style.separator)
         }
-        image.fillRounded(box.insetBy(bordered ? max(1, u) : 0), radius: radius, color: surface)
+        image.paintRounded(box.insetBy(bordered ? max(1, u) : 0), radius: radius, color: surface)
         return surface
     }
 
@@ -423,6 +432,15 @@ extension Canvas {
         guard top + h * 0.6 < limit else { return top }
         var x = left
         let round = g.chance(0.2)
+        if !round && g.chance(0.45) {
+            // Cards: a container with a picture, a title and a value each.
+            let cardH = h + 52 * u
+            while x < width {
+                compactCard(Box(xMin: x, yMin: top, xMax: x + w, yMax: top + cardH))
+                x += w + 12 * u
+            }
+            return top + cardH + 4 * u
+        }
         var bottom = top + h
         while x < width {
             beginGroup()

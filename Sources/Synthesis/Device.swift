@@ -40,9 +40,9 @@ struct Device {
         Device(pixels: Size(width: 1600, height: 2560), points: 800, tablet: true, notch: false),
     ]
 
-    /// A device of `idiom`: phones mostly, a tablet one time in ten.
+    /// A device of `idiom`: phones mostly, a tablet one time in sixteen or so.
     static func pick(_ idiom: Idiom, _ g: inout SeededGenerator) -> Device {
-        let tablet = g.chance(0.1)
+        let tablet = g.chance(0.06)
         switch idiom {
         case .iOS: return g.pick(tablet ? iPads : iPhones)
         case .android:

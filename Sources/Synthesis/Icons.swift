@@ -153,16 +153,16 @@ struct Pen {
         image.drawLine(x0: x(ax), y0: y(ay), x1: x(bx), y1: y(by), thickness: thickness, color: hole ? background : color)
     }
     mutating func disc(_ cx: Float, _ cy: Float, _ r: Float) {
-        image.fillCircle(centerX: x(cx), centerY: y(cy), radius: r * s, color: color)
+        image.paintCircle(centerX: x(cx), centerY: y(cy), radius: r * s, color: color)
     }
     mutating func hole(_ cx: Float, _ cy: Float, _ r: Float) {
-        image.fillCircle(centerX: x(cx), centerY: y(cy), radius: r * s, color: background)
+        image.paintCircle(centerX: x(cx), centerY: y(cy), radius: r * s, color: background)
     }
     /// A circle outline, or an arc from angle `from` to `to` (radians, clockwise from 3 o'clock).
     mutating func ring(_ cx: Float, _ cy: Float, _ r: Float, from: Float = 0, to: Float = 2 * .pi) {
         if to - from >= 2 * .pi - 1e-3 {
-            image.fillCircle(centerX: x(cx), centerY: y(cy), radius: r * s + thickness / 2, color: color)
-            image.fillCircle(centerX: x(cx), centerY: y(cy), radius: max(0, r * s - thickness / 2), color: background)
+            image.paintCircle(centerX: x(cx), centerY: y(cy), radius: r * s + thickness / 2, color: color)
+            image.paintCircle(centerX: x(cx), centerY: y(cy), radius: max(0, r * s - thickness / 2), color: background)
             return
         }
         let n = 10
@@ -179,7 +179,7 @@ struct Pen {
         }
     }
     mutating func rounded(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ r: Float) {
-        image.fillRounded(Box(xMin: x(x0), yMin: y(y0), xMax: x(x1), yMax: y(y1)), radius: r * s, color: color)
+        image.paintRounded(Box(xMin: x(x0), yMin: y(y0), xMax: x(x1), yMax: y(y1)), radius: r * s, color: color)
     }
     mutating func outline(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) {
         line(x0, y0, x1, y0); line(x1, y0, x1, y1); line(x1, y1, x0, y1); line(x0, y1, x0, y0)

@@ -83,7 +83,7 @@ struct PictureRenderer {
             }
         }
         for _ in 0..<g.int(1...5) {
-            img.fillCircle(centerX: g.uniform(0...Float(size.width)), centerY: g.uniform(0...h), radius: g.uniform(0.06...0.3) * Float(min(size.width, size.height)),
+            img.paintCircle(centerX: g.uniform(0...Float(size.width)), centerY: g.uniform(0...h), radius: g.uniform(0.06...0.3) * Float(min(size.width, size.height)),
                            color: randomColour(), alpha: g.uniform(0.5...1))
         }
         grain(&img, amount: 16)
@@ -117,9 +117,9 @@ struct PictureRenderer {
         let w = Float(size.width), h = Float(size.height), s = min(w, h)
         let skin = g.pick([RGB(241, 194, 125), RGB(224, 172, 105), RGB(198, 134, 66), RGB(141, 85, 36), RGB(255, 219, 172)])
         let cx = w / 2 + g.uniform(-0.1...0.1) * w
-        img.fillRounded(Box(xMin: cx - 0.42 * s, yMin: h * 0.68, xMax: cx + 0.42 * s, yMax: h + 0.3 * s), radius: 0.3 * s, color: randomColour())
-        img.fillCircle(centerX: cx, centerY: h * 0.42, radius: 0.22 * s, color: skin)
-        img.fillRounded(Box(xMin: cx - 0.24 * s, yMin: h * 0.42 - 0.27 * s, xMax: cx + 0.24 * s, yMax: h * 0.42 - 0.05 * s), radius: 0.12 * s,
+        img.paintRounded(Box(xMin: cx - 0.42 * s, yMin: h * 0.68, xMax: cx + 0.42 * s, yMax: h + 0.3 * s), radius: 0.3 * s, color: randomColour())
+        img.paintCircle(centerX: cx, centerY: h * 0.42, radius: 0.22 * s, color: skin)
+        img.paintRounded(Box(xMin: cx - 0.24 * s, yMin: h * 0.42 - 0.27 * s, xMax: cx + 0.24 * s, yMax: h * 0.42 - 0.05 * s), radius: 0.12 * s,
                         color: g.pick([RGB(40, 30, 20), RGB(90, 60, 30), RGB(200, 160, 90), RGB(20, 20, 20), RGB(150, 80, 40)]))
         grain(&img, amount: 6)
         return img
@@ -129,10 +129,10 @@ struct PictureRenderer {
         var img = RGBImage(size: size, fill: RGB(UInt8(g.int(225...250)), UInt8(g.int(225...250)), UInt8(g.int(225...250))))
         let w = Float(size.width), h = Float(size.height), s = min(w, h)
         let colour = randomColour()
-        img.fillRounded(Box(xMin: w / 2 - 0.35 * s, yMin: h / 2 + 0.25 * s, xMax: w / 2 + 0.35 * s, yMax: h / 2 + 0.36 * s), radius: 0.05 * s, color: RGB(0, 0, 0), alpha: 0.12)
+        img.paintRounded(Box(xMin: w / 2 - 0.35 * s, yMin: h / 2 + 0.25 * s, xMax: w / 2 + 0.35 * s, yMax: h / 2 + 0.36 * s), radius: 0.05 * s, color: RGB(0, 0, 0), alpha: 0.12)
         let body = Box(xMin: w / 2 - g.uniform(0.15...0.32) * s, yMin: h / 2 - g.uniform(0.2...0.38) * s, xMax: w / 2 + g.uniform(0.15...0.32) * s, yMax: h / 2 + 0.3 * s)
-        img.fillRounded(body, radius: g.uniform(0.02...0.2) * s, color: colour)
-        img.fillRounded(Box(xMin: body.xMin + body.width * 0.12, yMin: body.yMin + body.height * 0.1, xMax: body.xMin + body.width * 0.3, yMax: body.yMax - body.height * 0.1),
+        img.paintRounded(body, radius: g.uniform(0.02...0.2) * s, color: colour)
+        img.paintRounded(Box(xMin: body.xMin + body.width * 0.12, yMin: body.yMin + body.height * 0.1, xMax: body.xMin + body.width * 0.3, yMax: body.yMax - body.height * 0.1),
                         radius: body.width * 0.08, color: RGB(255, 255, 255), alpha: 0.25)
         return img
     }
@@ -144,8 +144,8 @@ struct PictureRenderer {
         for _ in 0..<g.int(3...7) {
             let c = g.pick(palette), cx = g.uniform(0.1...0.9) * w, cy = g.uniform(0.15...0.85) * h, r = g.uniform(0.08...0.3) * s
             switch g.int(0...2) {
-            case 0: img.fillCircle(centerX: cx, centerY: cy, radius: r, color: c)
-            case 1: img.fillRounded(Box(xMin: cx - r, yMin: cy - r * 0.7, xMax: cx + r, yMax: cy + r * 0.7), radius: r * 0.2, color: c)
+            case 0: img.paintCircle(centerX: cx, centerY: cy, radius: r, color: c)
+            case 1: img.paintRounded(Box(xMin: cx - r, yMin: cy - r * 0.7, xMax: cx + r, yMax: cy + r * 0.7), radius: r * 0.2, color: c)
             default: img.fillPolygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], color: c)
             }
         }
@@ -213,5 +213,60 @@ extension RGBImage {
                 }
             }
         }
+    }
+}
+
+extension RGBImage {
+    /// `fillRounded` with the same coverage, faster: per row, the pixels certainly inside are filled
+    /// without a distance, and only the few at the edges and corners compute one.
+    mutating func paintRounded(_ box: Box, radius: Float, color: RGB, alpha: Float = 1) {
+        let r = max(0, min(radius, min(box.width, box.height) / 2))
+        let x0 = max(0, Int(box.xMin.rounded(.down))), x1 = min(width, Int(box.xMax.rounded(.up)))
+        let y0 = max(0, Int(box.yMin.rounded(.down))), y1 = min(height, Int(box.yMax.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return }
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { p in
+            @inline(__always) func put(_ x: Int, _ y: Int, _ a: Float) {
+                let i = (y * w + x) * 3
+                if a >= 1 { p[i] = color.r; p[i + 1] = color.g; p[i + 2] = color.b; return }
+                @inline(__always) func mix(_ under: UInt8, _ over: UInt8) -> UInt8 {
+                    let u = Float(under)
+                    return UInt8(u + (Float(over) - u) * a + 0.5)
+                }
+                p[i] = mix(p[i], color.r)
+                p[i + 1] = mix(p[i + 1], color.g)
+                p[i + 2] = mix(p[i + 2], color.b)
+            }
+            for y in y0..<y1 {
+                let py = Float(y) + 0.5
+                let cy = min(max(py, box.yMin + r), box.yMax - r)
+                let dy = py - cy
+                // Pixel centres in [inner0, inner1] have full coverage.
+                var inner0 = Float.infinity, inner1 = -Float.infinity
+                let q = (r - 0.5) * (r - 0.5) - dy * dy
+                if py - box.yMin >= 0.5, box.yMax - py >= 0.5, r >= 0.5, q >= 0 {
+                    let h = q.squareRoot()
+                    inner0 = max(box.xMin + r - h, box.xMin + 0.5)
+                    inner1 = min(box.xMax - r + h, box.xMax - 0.5)
+                } else if py - box.yMin >= 0.5, box.yMax - py >= 0.5, r < 0.5 {
+                    inner0 = box.xMin + 0.5
+                    inner1 = box.xMax - 0.5
+                }
+                for x in x0..<x1 {
+                    let px = Float(x) + 0.5
+                    if px >= inner0 && px <= inner1 { put(x, y, alpha); continue }
+                    let cx = min(max(px, box.xMin + r), box.xMax - r)
+                    let d = ((px - cx) * (px - cx) + dy * dy).squareRoot() - r
+                    let edge = min(px - box.xMin, box.xMax - px, py - box.yMin, box.yMax - py)
+                    let coverage = min(1, max(0, 0.5 - d), max(0, min(1, edge + 0.5)))
+                    if coverage > 0 { put(x, y, alpha * coverage) }
+                }
+            }
+        }
+    }
+
+    /// `fillCircle` through `paintRounded`.
+    mutating func paintCircle(centerX: Float, centerY: Float, radius: Float, color: RGB, alpha: Float = 1) {
+        paintRounded(Box(xMin: centerX - radius, yMin: centerY - radius, xMax: centerX + radius, yMax: centerY + radius), radius: radius, color: color, alpha: alpha)
     }
 }

@@ -211,6 +211,24 @@ final class SynthesisTests: XCTestCase {
         }
     }
 
+    /// The fast rounded fill paints what `fillRounded` paints, up to a rounding step; with square corners
+    /// (radius under half a pixel) it fills the inside fully (`fillRounded` paints it at half strength).
+    func testPaintRoundedMatchesFillRounded() {
+        let boxes = [Box(xMin: 3.3, yMin: 2.7, xMax: 40.2, yMax: 30.9), Box(xMin: -5, yMin: 10, xMax: 20, yMax: 14.5), Box(xMin: 10, yMin: 10, xMax: 10.8, yMax: 40)]
+        for box in boxes {
+            var square = RGBImage(size: Size(width: 48, height: 40), fill: RGB(30, 200, 90))
+            square.paintRounded(box, radius: 0, color: RGB(250, 10, 120))
+            XCTAssertEqual(square.pixel(x: 12, y: 12), box.width > 1 ? RGB(250, 10, 120) : square.pixel(x: 12, y: 12))
+            for (radius, alpha) in [(Float(0.5), Float(1)), (4, 1), (0.8, 0.6), (20, 0.5), (7.5, 1)] {
+                var a = RGBImage(size: Size(width: 48, height: 40), fill: RGB(30, 200, 90)), b = a
+                a.fillRounded(box, radius: radius, color: RGB(250, 10, 120), alpha: alpha)
+                b.paintRounded(box, radius: radius, color: RGB(250, 10, 120), alpha: alpha)
+                let worst = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max()!
+                XCTAssertLessThanOrEqual(worst, 1, "\(box) radius \(radius)")
+            }
+        }
+    }
+
     /// A cover drops what it hides and clips what it cuts; a modal one takes the rest out of the order.
     func testOcclusionDropsClipsAndTakesOutOfOrder() throws {
         let fonts = try FontSet()
