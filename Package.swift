@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "Images"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
-        .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Images", "Boxes", "TestSupport"], resources: [.copy("Scripts")]),
