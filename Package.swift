@@ -49,11 +49,11 @@ let package = Package(
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
         .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"]),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
-        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom", "Workers", "Yams"]),
+        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "ConfigFiles", "SeededRandom", "Workers", "Yams"]),
         // The synthetic iOS-style screen generator.
         .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom", "Workers"]),
         // Other tools' files (COCO instances and results, Ultralytics data.yaml, id mappings) and exports of shards into them.
-        .target(name: "Interchange", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
+        .target(name: "Interchange", dependencies: ["Boxes", "ConfigFiles", "Images", "Shards", "Yams"]),
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
@@ -95,14 +95,14 @@ let package = Package(
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "TestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards", "ScreenDescription", "Images"]),
         .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "Images"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
-        .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Images", "Boxes", "TestSupport"], resources: [.copy("Scripts")]),

@@ -48,10 +48,7 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
             let keys = item[..<eq].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let valueText = String(item[item.index(after: eq)...])
             guard !keys.contains("") else { throw ConfigError(source: "--set", key: String(item[..<eq]), problem: "empty key part") }
-            let value: Node
-            do { value = try Yams.compose(yaml: valueText) ?? Node.scalar(Node.Scalar("null", Tag(.null))) } catch {
-                throw ConfigError(source: "--set", key: keys.joined(separator: "."), problem: "value '\(valueText)' is not valid YAML")
-            }
+            let value = try SafeYAML.compose(valueText, source: "--set \(keys.joined(separator: "."))") ?? Node.scalar(Node.Scalar("null", Tag(.null)))
             var nested: Node = value
             for key in keys.reversed() { nested = Node.mapping(Node.Mapping([(Node(key), nested)])) }
             tree = try merge(tree, nested, path: [], source: "--set")
@@ -66,8 +63,7 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
 
     /// The YAML text's keys laid over `tree`.
     func laid(yaml: String, over tree: Node, source: String) throws -> Node {
-        let node: Node?
-        do { node = try Yams.compose(yaml: yaml) } catch { throw ConfigError(source: source, key: "", problem: "not valid YAML (\(error))") }
+        let node = try SafeYAML.compose(yaml, source: source)
         return try node.map { try merge(tree, $0, path: [], source: source) } ?? tree
     }
 

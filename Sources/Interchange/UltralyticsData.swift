@@ -1,3 +1,4 @@
+import ConfigFiles
 import Foundation
 import Yams
 
@@ -96,6 +97,10 @@ public struct UltralyticsData: Codable, Equatable {
     public init(contentsOf url: URL) throws {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw InterchangeError(path: url.path, field: "", problem: "cannot read the file") }
         do {
+            do { _ = try SafeYAML.compose(text, source: url.path) } catch let error as ConfigError {
+                // Limits first: an alias bomb must not expand in the decoder.
+                throw InterchangeError(path: url.path, field: "", problem: error.problem)
+            }
             self = try YAMLDecoder().decode(UltralyticsData.self, from: text)
         } catch let error as DecodingError {
             switch error {

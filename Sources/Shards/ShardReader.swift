@@ -25,6 +25,14 @@ public final class ShardReader {
     public let boxes: [Box]
     public let labels: [Int32]
     public let scores: [Float]?
+    /// The optional description datasets (screen-description.md, "Ground truth in shards"), one value
+    /// per box like `labels`; nil where the shard does not have them.
+    public let groupIndex: [Int32]?
+    public let navOrder: [Int32]?
+    public let selected: [Int8]?
+    public let interactive: [Int8]?
+    public let texts: [String]?
+    public let groupKinds: [String]?
     public var isDetectionShard: Bool { scores != nil }
 
     private let file: HDF5.Handle
@@ -39,6 +47,7 @@ public final class ShardReader {
         (file, images, imageDims, classNames, count, imageSize) = (p.file, p.images, p.imageDims, p.classNames, p.count, p.imageSize)
         (imageIDs, groupIDs, originalSizes) = (p.imageIDs, p.groupIDs, p.originalSizes)
         (boxOffsets, boxes, labels, scores) = (p.boxOffsets, p.boxes, p.labels, p.scores)
+        (groupIndex, navOrder, selected, interactive, texts, groupKinds) = (p.groupIndex, p.navOrder, p.selected, p.interactive, p.texts, p.groupKinds)
     }
 
     /// Everything `parse` validates, before it becomes a reader.
@@ -53,6 +62,9 @@ public final class ShardReader {
         var originalSizes: [Size]? = nil
         var boxOffsets: [Int] = [], boxes: [Box] = [], labels: [Int32] = []
         var scores: [Float]? = nil
+        var groupIndex: [Int32]? = nil, navOrder: [Int32]? = nil
+        var selected: [Int8]? = nil, interactive: [Int8]? = nil
+        var texts: [String]? = nil, groupKinds: [String]? = nil
     }
 
     private static func parse(_ url: URL) throws -> Parsed {
@@ -205,6 +217,36 @@ public final class ShardReader {
         } else {
             p.originalSizes = nil
         }
+
+        // The description datasets: optional, one value per box, values checked.
+        func perBox<T>(_ name: String, _ read: (HDF5.Handle) throws -> [T]) throws -> [T]? {
+            guard let (ds, dims) = try open(name, required: false) else { return nil }
+            guard dims == [m] else { throw ShardError.wrongShape(path: path, dataset: name, found: dims, expected: "(\(m),) to match boxes") }
+            return try Result { try read(ds) }.mapError(fail(name)).get()
+        }
+        func integers<T>(_ name: String, memType: hid_t, as: T.Type, zero: T) throws -> [T]? {
+            try perBox(name) { ds in
+                try requireNumeric(ds, name, float: false)
+                return try HDF5.read(ds, count: m, memType: memType, as: T.self, zero: zero)
+            }
+        }
+        func strings(_ name: String) throws -> [String]? {
+            try perBox(name) { ds in
+                let t = try HDF5.elementType(ds)
+                guard t.cls == H5T_STRING else { throw ShardError.wrongType(path: path, dataset: name, found: describe(t.cls), expected: "strings") }
+                return try HDF5.readStrings(ds, count: m)
+            }
+        }
+        p.groupIndex = try integers("group_index", memType: H5T_NATIVE_INT32_g, as: Int32.self, zero: 0)
+        p.navOrder = try integers("nav_order", memType: H5T_NATIVE_INT32_g, as: Int32.self, zero: 0)
+        p.selected = try integers("selected", memType: H5T_NATIVE_INT8_g, as: Int8.self, zero: 0)
+        p.interactive = try integers("interactive", memType: H5T_NATIVE_INT8_g, as: Int8.self, zero: 0)
+        p.texts = try strings("texts")
+        p.groupKinds = try strings("group_kinds")
+        if let (name, row, reason) = DescriptionDatasets.fault(groupIndex: p.groupIndex, navOrder: p.navOrder, selected: p.selected,
+                                                               interactive: p.interactive, groupKinds: p.groupKinds) {
+            throw ShardError.invalidValue(path: path, dataset: name, index: row, reason: reason)
+        }
         return p
     }
 
@@ -231,7 +273,10 @@ public final class ShardReader {
             imageID: imageIDs[index], groupID: groupIDs[index],
             image: withImage && images != nil ? try image(at: index) : nil,
             boxes: Array(boxes[r]), labels: Array(labels[r]), scores: scores.map { Array($0[r]) },
-            originalSize: originalSizes?[index])
+            originalSize: originalSizes?[index],
+            groupIndex: groupIndex.map { Array($0[r]) }, navOrder: navOrder.map { Array($0[r]) },
+            selected: selected.map { Array($0[r]) }, interactive: interactive.map { Array($0[r]) },
+            texts: texts.map { Array($0[r]) }, groupKinds: groupKinds.map { Array($0[r]) })
     }
 
     /// Reads every image once, so that damage anywhere in the pixel data is found now.

@@ -26,6 +26,7 @@ struct Train: ParsableCommand {
     @Flag(help: "Continue the run from its checkpoints/last.") var resume = false
 
     func validate() throws {
+        if let name, let problem = RunConfig.nameProblem(name) { throw ValidationError("--name: \(problem)") }
         if config == nil && !resume { throw ValidationError("--config is needed (or --resume with --name)") }
         if config == nil && name == nil { throw ValidationError("--resume without --config needs --name") }
     }
