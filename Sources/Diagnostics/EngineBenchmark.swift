@@ -25,9 +25,11 @@ public struct EngineBenchmarkReport: Codable {
         public var speedup: PassMilliseconds
         /// Effective GFLOP/s of each algorithm (the direct conv's FLOPs: 2 x MACs per pass).
         public var im2colGFLOPS, winogradGFLOPS: PassMilliseconds
+        /// The passes `.automatic` runs by Winograd on this shape ("forward", "backward_data", "backward_weight").
+        public var automatic: [String]
 
         enum CodingKeys: String, CodingKey {
-            case name, shape, im2col, winograd, speedup
+            case name, shape, im2col, winograd, speedup, automatic
             case im2colGFLOPS = "im2col_gflops", winogradGFLOPS = "winograd_gflops"
         }
     }
@@ -89,8 +91,7 @@ public struct EngineBenchmark {
         var depthwise: [EngineBenchmarkReport.Bandwidth] = []
         var references: [Double] = []
         let shapes = convolutions.distinctGeometries()
-        let onlyWinograd = ProcessInfo.processInfo.environment["WINO_ONLY"] != nil  // TEMPORARY
-        for (index, shape) in shapes.enumerated() where !onlyWinograd {
+        for (index, shape) in shapes.enumerated() {
             // A reference timed right beside each conv: the machines are shared, and a
             // neighbour's load drifts over a run; the ratio of adjacent timings does not.
             // Convs take about 85% of the run, batch norm the rest.
@@ -125,7 +126,7 @@ public struct EngineBenchmark {
         }
         var norms: [EngineBenchmarkReport.Bandwidth] = []
         var seen = Set<[Int]>()
-        for shape in convolutions where shape.groups == 1 && !shape.bias && !onlyWinograd {
+        for shape in convolutions where shape.groups == 1 && !shape.bias {
             let dims = [shape.batch, shape.outHeight, shape.outWidth, shape.outChannels]
             guard seen.insert(dims).inserted else { continue }
             progress("batch norm \(dims)", 0.85 + 0.15 * Double(norms.count) / 6)
@@ -239,7 +240,16 @@ public struct EngineBenchmark {
             name: s.name, shape: describe(s), im2col: ms[0], winograd: ms[1],
             speedup: .init(forward: ms[0].forward / ms[1].forward, backwardData: ms[0].backwardData / ms[1].backwardData,
                            backwardWeight: ms[0].backwardWeight / ms[1].backwardWeight),
-            im2colGFLOPS: rate(ms[0]), winogradGFLOPS: rate(ms[1]))
+            im2colGFLOPS: rate(ms[0]), winogradGFLOPS: rate(ms[1]), automatic: automaticWinogradPasses(s))
+    }
+
+    private func automaticWinogradPasses(_ s: ConvShape) -> [String] {
+        let geo = ConvGeometry(batch: s.batch, height: s.height, width: s.width, inChannels: s.inChannels,
+                               kernelHeight: s.kernel, kernelWidth: s.kernel, outChannels: s.outChannels,
+                               stride: s.stride, padding: s.padding, groups: s.groups)
+        let passes = geo.winogradPasses(.automatic)
+        return [("forward", passes.forward), ("backward_data", passes.backwardData), ("backward_weight", passes.backwardWeight)]
+            .filter(\.1).map(\.0)
     }
 
     private func timeBatchNorm(_ dims: [Int], name: String) -> EngineBenchmarkReport.Bandwidth {

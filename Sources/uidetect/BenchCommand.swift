@@ -66,6 +66,14 @@ enum BenchTables {
                               f(c.forwardBackwardGFLOPS), String(format: "%.0f%%", 100 * c.ratioToSGEMM)], [20, 38, 8, 9, 8, 9, 9]))
         }
         lines.append(String(format: "smallest forward+backward ratio over 3x3 and 1x1 convs: %.0f%%", 100 * r.convMinRatio))
+        lines.append("")
+        lines.append("Winograd F(2x2, 3x3) against im2col + GEMM, alternated in each run: im2col ms / Winograd ms per pass")
+        lines.append(row(["conv", "shape (NHWC -> Cout)", "fwd", "dX", "dW", "automatic"], [20, 38, 6, 6, 6, 30]))
+        for w in r.winograd {
+            let picked = w.automatic.isEmpty ? "im2col" : w.automatic.joined(separator: ", ")
+            lines.append(row([w.name, w.shape, f(w.speedup.forward), f(w.speedup.backwardData), f(w.speedup.backwardWeight),
+                              picked], [20, 38, 6, 6, 6, 30]))
+        }
         for (title, rows) in [("depthwise conv", r.depthwise), ("batch norm (training)", r.batchNorm)] {
             lines.append("")
             lines.append(row([title, "shape", "fwd GB/s", "bwd GB/s", "memcpy GB/s", "fwd/memcpy", "bwd/memcpy"], [22, 38, 9, 9, 12, 11, 11]))

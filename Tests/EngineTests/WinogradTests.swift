@@ -119,8 +119,9 @@ final class WinogradTests: XCTestCase {
     }
 
     func testAutomaticChoiceAgreesWithTheChosenPaths() {
-        // The bench network's 64-channel maps: whatever `.automatic` picks must equal one of the two paths bit for bit.
-        let c = Case(name: "64 -> 64", x: [2, 8, 6, 64], cout: 64, bias: true)
+        // 64 tiles of 64 channels: `.automatic` runs the forward and data passes by Winograd and
+        // the weight pass by im2col; each result must equal that path's bit for bit.
+        let c = Case(name: "64 -> 64", x: [2, 16, 8, 64], cout: 64, bias: true)
         func run(_ algorithm: ConvolutionAlgorithm) -> [[Float]] {
             let (x, w, b) = inputs(c, seed: 300)
             let y = x.conv2d(weight: w, bias: b, padding: 1, algorithm: algorithm)
@@ -129,8 +130,27 @@ final class WinogradTests: XCTestCase {
             return [y.scalars, x.grad!, w.grad!]
         }
         let (automatic, winograd, im2col) = (run(.automatic), run(.winograd), run(.im2col))
-        for (i, name) in ["y", "dx", "dw"].enumerated() {
-            XCTAssertTrue(automatic[i] == winograd[i] || automatic[i] == im2col[i], "\(name) matches neither path")
+        XCTAssertEqual(automatic[0], winograd[0], "y")
+        XCTAssertEqual(automatic[1], winograd[1], "dx")
+        XCTAssertEqual(automatic[2], im2col[2], "dw")
+    }
+
+    func testAutomaticPicksWinogradOnlyForLargeDenseStrideOneConvs() {
+        func passes(_ n: Int, _ h: Int, _ w: Int, _ cin: Int, _ cout: Int, stride: Int = 1, groups: Int = 1) -> WinogradPasses {
+            ConvGeometry(batch: n, height: h, width: w, inChannels: cin, kernelHeight: 3, kernelWidth: 3, outChannels: cout,
+                         stride: stride, padding: 1, groups: groups).winogradPasses(.automatic)
         }
+        let all = WinogradPasses(forward: true, backwardData: true, backwardWeight: true)
+        XCTAssertEqual(passes(8, 64, 32, 64, 104), all)
+        XCTAssertEqual(passes(8, 32, 16, 64, 32), all)
+        XCTAssertEqual(passes(8, 16, 8, 64, 64), all)
+        XCTAssertEqual(passes(8, 8, 4, 64, 64), WinogradPasses(forward: true, backwardData: true, backwardWeight: false))
+        XCTAssertEqual(passes(1, 16, 8, 64, 64), WinogradPasses(), "32 tiles")
+        XCTAssertEqual(passes(8, 64, 32, 3, 16), WinogradPasses(), "few input channels")
+        XCTAssertEqual(passes(8, 64, 32, 64, 64, stride: 2), WinogradPasses(), "stride 2")
+        XCTAssertEqual(passes(8, 64, 32, 64, 64, groups: 64), WinogradPasses(), "depthwise")
+        XCTAssertEqual(
+            ConvGeometry(batch: 8, height: 64, width: 32, inChannels: 64, kernelHeight: 3, kernelWidth: 3, outChannels: 64,
+                         stride: 1, padding: 1, groups: 1).winogradPasses(.im2col), WinogradPasses())
     }
 }

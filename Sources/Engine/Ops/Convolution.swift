@@ -17,6 +17,14 @@ public struct ConvGeometry: Equatable, Sendable {
     public let kernelHeight, kernelWidth, outChannels: Int
     public let stride, padding, groups: Int
 
+    /// A geometry from its sizes; `conv2d` checks that they fit together.
+    public init(batch: Int, height: Int, width: Int, inChannels: Int, kernelHeight: Int, kernelWidth: Int, outChannels: Int,
+                stride: Int, padding: Int, groups: Int) {
+        (self.batch, self.height, self.width, self.inChannels) = (batch, height, width, inChannels)
+        (self.kernelHeight, self.kernelWidth, self.outChannels) = (kernelHeight, kernelWidth, outChannels)
+        (self.stride, self.padding, self.groups) = (stride, padding, groups)
+    }
+
     public var outHeight: Int { (height + 2 * padding - kernelHeight) / stride + 1 }
     public var outWidth: Int { (width + 2 * padding - kernelWidth) / stride + 1 }
     var inPerGroup: Int { inChannels / groups }
@@ -55,10 +63,10 @@ extension Tensor {
         let out = Storage(count: outShape.reduce(1, *))
         let x = self
         let winograd = geo.winogradPasses(algorithm)
-        let direct = algorithm != .im2col
+        let onlyIm2col = algorithm == .im2col
         if winograd.forward {
             winogradForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
-        } else if !direct {
+        } else if onlyIm2col {
             gemmConvForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
         } else if geo.usesDepthwise3x3Kernel {
             depthwise3x3Forward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
@@ -78,8 +86,16 @@ extension Tensor {
                 sumRows(g, rows: geo.batch * geo.outHeight * geo.outWidth, columns: geo.outChannels,
                         into: bias.ensureGrad().pointer)
             }
-            if !direct {
+            if onlyIm2col {
                 gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
+            } else if winograd != .none {
+                // Each gradient by Winograd where chosen; the rest by im2col + GEMM.
+                if winograd.backwardData, let gx { winogradBackwardData(geo, w: weight.storage.pointer, gy: g, gx: gx) }
+                if winograd.backwardWeight, let gw { winogradBackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
+                let (gemmX, gemmW) = (winograd.backwardData ? nil : gx, winograd.backwardWeight ? nil : gw)
+                if gemmX != nil || gemmW != nil {
+                    gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gemmX, gw: gemmW)
+                }
             } else if geo.usesDepthwise3x3Kernel {
                 if let gx { depthwise3x3BackwardInput(geo, w: weight.storage.pointer, gy: g, gx: gx) }
                 if let gw { depthwise3x3BackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
@@ -89,13 +105,7 @@ extension Tensor {
                 if let gw { fewChannelBackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
                 if let gx { gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: nil) }
             } else {
-                // Each gradient by Winograd where chosen; the rest by im2col + GEMM.
-                if winograd.backwardData, let gx { winogradBackwardData(geo, w: weight.storage.pointer, gy: g, gx: gx) }
-                if winograd.backwardWeight, let gw { winogradBackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
-                let (gemmX, gemmW) = (winograd.backwardData ? nil : gx, winograd.backwardWeight ? nil : gw)
-                if gemmX != nil || gemmW != nil {
-                    gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gemmX, gw: gemmW)
-                }
+                gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
             }
         }
     }

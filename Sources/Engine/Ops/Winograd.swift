@@ -40,56 +40,67 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
 }
 
 /// Which passes of a convolution run Winograd F(2x2, 3x3).
-struct WinogradPasses: Equatable, Sendable {
-    var forward = false, backwardData = false, backwardWeight = false
+public struct WinogradPasses: Equatable, Sendable {
+    /// Whether the output, the input gradient and the weight gradient are computed by Winograd.
+    public var forward = false, backwardData = false, backwardWeight = false
+    /// Passes by Winograd as given; none by default.
+    public init(forward: Bool = false, backwardData: Bool = false, backwardWeight: Bool = false) {
+        (self.forward, self.backwardData, self.backwardWeight) = (forward, backwardData, backwardWeight)
+    }
     static let none = WinogradPasses()
     static let all = WinogradPasses(forward: true, backwardData: true, backwardWeight: true)
 }
 
 extension ConvGeometry {
     /// Dense 3x3 with stride 1 and padding 1: the convs Winograd F(2x2, 3x3) computes.
-    var isWinogradShape: Bool { groups == 1 && kernelHeight == 3 && kernelWidth == 3 && stride == 1 && padding == 1 }
+    public var isWinogradShape: Bool { groups == 1 && kernelHeight == 3 && kernelWidth == 3 && stride == 1 && padding == 1 }
+
+    /// Output tiles of a Winograd F(2x2, 3x3) pass over this conv.
+    var winogradTileCount: Int { batch * ((height + 1) / 2) * ((width + 1) / 2) }
 
     /// The passes that run Winograd under `algorithm`.
-    func winogradPasses(_ algorithm: ConvolutionAlgorithm) -> WinogradPasses {
+    public func winogradPasses(_ algorithm: ConvolutionAlgorithm) -> WinogradPasses {
         switch algorithm {
         case .im2col: return .none
         case .winograd:
             precondition(isWinogradShape, "conv2d: Winograd needs a dense 3x3 conv with stride 1 and padding 1, got \(self)")
             return .all
         case .automatic:
-            guard isWinogradShape, inChannels >= winogradTuning.minimumChannels, outChannels >= winogradTuning.minimumChannels else { return .none }
-            return winogradTuning.passes
+            guard winogradAutomatic, isWinogradShape,
+                  min(inChannels, outChannels) >= WinogradPolicy.minimumChannels else { return .none }
+            let tiles = winogradTileCount
+            return WinogradPasses(
+                forward: tiles >= WinogradPolicy.minimumTiles, backwardData: tiles >= WinogradPolicy.minimumTiles,
+                backwardWeight: tiles >= WinogradPolicy.minimumWeightTiles)
         }
     }
 }
 
-/// Tunables (temporary: read from the environment while measuring).
-struct WinogradTuning: Sendable {
-    var minimumChannels = 16
-    var passes = WinogradPasses.all
-    var tilesPerBlock = 128
-    var weightTilesPerChunk = 128
-    var weightChunksPerBlock = 4
-
-    static func fromEnvironment() -> WinogradTuning {
-        var t = WinogradTuning()
-        let env = ProcessInfo.processInfo.environment
-        if let v = env["WINO_MINC"].flatMap(Int.init) { t.minimumChannels = v }
-        if let v = env["WINO_BLOCK"].flatMap(Int.init) { t.tilesPerBlock = v }
-        if let v = env["WINO_WCHUNK"].flatMap(Int.init) { t.weightTilesPerChunk = v }
-        if let v = env["WINO_WCHUNKS"].flatMap(Int.init) { t.weightChunksPerBlock = v }
-        if let v = env["WINO_PASSES"] {
-            t.passes = WinogradPasses(forward: v.contains("f"), backwardData: v.contains("d"), backwardWeight: v.contains("w"))
-        }
-        return t
-    }
+/// Where `.automatic` picks Winograd, from `uidetect bench engine` (Experiments/winograd/).
+///
+/// Below these the fixed costs (transforming every weight per call, GEMMs too small for
+/// OpenBLAS to reach speed, the weight pass's 16 x Cin x Cout partials per block) outweigh
+/// the 2.25x fewer multiplies: at 64 tiles (8 images of 8x4) the forward and data passes
+/// gained 1.1-1.9x but the weight pass did not (0.75-1.15x); at 256 tiles every pass gained.
+enum WinogradPolicy {
+    /// Not measured lower: the bench network's dense 3x3 stride-1 convs all have 32 channels or more.
+    static let minimumChannels = 16
+    static let minimumTiles = 64
+    static let minimumWeightTiles = 256
+    /// Tiles per block of the forward and data passes, and per chunk of the weight pass: measured
+    /// against 64 (slower: the GEMMs get too few rows) and 256 (no faster; V and M of 64 channels
+    /// already take 1 MiB at 128, twice one core's L2 here).
+    static let tilesPerBlock = 128
+    /// Chunks per block of the weight pass: fewer blocks, fewer 16 x Cin x Cout partials to add.
+    static let weightChunksPerBlock = 4
+    /// Blocks a pass is cut into at least (tiles permitting), so that both cores get work;
+    /// more blocks measured slower, since each GEMM then gets fewer rows.
+    static let minimumBlocks = 2
 }
 
-let winogradTuning = WinogradTuning.fromEnvironment()
-let winogradSkip = ProcessInfo.processInfo.environment["WINO_SKIP"] ?? ""  // TEMPORARY
-let winogradProfile = ProcessInfo.processInfo.environment["WINO_PROF"] != nil
-let skipTransforms = winogradSkip.contains("t"), skipGEMM = winogradSkip.contains("g")
+/// `UIDETECT_WINOGRAD=off` turns `.automatic`'s Winograd off for the whole process, so that a
+/// network's training or inference can be timed with and without it on the same build.
+let winogradAutomatic = ProcessInfo.processInfo.environment["UIDETECT_WINOGRAD"] != "off"
 
 // MARK: - Passes
 
@@ -117,27 +128,26 @@ func winogradBackwardData(_ geo: ConvGeometry, w: UnsafePointer<Float>, gy: Unsa
 func winogradBackwardWeight(_ geo: ConvGeometry, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, gw: GradientTarget) {
     let tiles = WinogradTiles(geo)
     let (cin, cout) = (geo.inChannels, geo.outChannels)
-    let chunk = winogradTuning.weightTilesPerChunk
-    // At least 4 blocks where there are tiles enough, so both workers get some.
-    let perBlock = min(chunk * winogradTuning.weightChunksPerBlock, max(16, (tiles.count + 3) / 4))
+    let chunk = WinogradPolicy.tilesPerBlock
+    let perBlock = min(chunk * WinogradPolicy.weightChunksPerBlock, blockTiles(tiles.count))
     let blocks = Parallel.blockCount(count: tiles.count, blockSize: perBlock)
-    let matrix = cin * cout
+    let matrix = entryStride(tiles: cin, channels: cout)
     let partial = Storage(count: blocks * 16 * matrix)
     Parallel.forEachBlock(count: tiles.count, blockSize: perBlock) { b, r in
         let chunkTiles = min(chunk, r.count)
-        let scratch = Storage(count: 16 * chunkTiles * (cin + cout) + 16 * cin)
-        let v = scratch.pointer, dm = v + 16 * chunkTiles * cin, patch = dm + 16 * chunkTiles * cout
+        let scratch = Storage(count: 16 * (entryStride(tiles: chunkTiles, channels: cin) + entryStride(tiles: chunkTiles, channels: cout) + cin))
+        let v = scratch.pointer, dm = v + 16 * entryStride(tiles: chunkTiles, channels: cin)
+        let patch = dm + 16 * entryStride(tiles: chunkTiles, channels: cout)
         let acc = partial.pointer + b * 16 * matrix
         for c0 in stride(from: r.lowerBound, to: r.upperBound, by: chunk) {
             let part = c0..<min(r.upperBound, c0 + chunk)
-            if !skipTransforms {
             transformInput(tiles, x: x, channels: cin, range: part, v: v, patch: patch)
             transformOutputGradient(tiles, gy: gy, channels: cout, range: part, dm: dm)
-            }
             let beta: Float = c0 == r.lowerBound ? 0 : 1
-            for xi in 0..<16 where !skipGEMM {
-                rawSGEMM(true, false, cin, cout, part.count, 1, v + xi * part.count * cin, cin,
-                         dm + xi * part.count * cout, cout, beta, acc + xi * matrix, cout)
+            let (vStride, dmStride) = (entryStride(tiles: part.count, channels: cin), entryStride(tiles: part.count, channels: cout))
+            for xi in 0..<16 {
+                rawSGEMM(true, false, cin, cout, part.count, 1, v + xi * vStride, cin,
+                         dm + xi * dmStride, cout, beta, acc + xi * matrix, cout)
             }
         }
     }
@@ -171,10 +181,10 @@ struct WinogradTiles {
     }
 }
 
-/// Tiles per block of the forward and backward-data passes: fixed by the tile count, at
-/// least 4 blocks where there are tiles enough, so both workers get some.
-private func tilesPerBlock(_ count: Int) -> Int {
-    min(winogradTuning.tilesPerBlock, max(16, (count + 3) / 4))
+/// Tiles per block when `count` tiles are cut into at least `WinogradPolicy.minimumBlocks`
+/// (but none under 16); a function of the count alone, so sums never depend on the thread count.
+private func blockTiles(_ count: Int) -> Int {
+    max(16, (count + WinogradPolicy.minimumBlocks - 1) / WinogradPolicy.minimumBlocks)
 }
 
 /// out (+)= the conv of `input` (N, H, W, inChannels) given its transformed weights, plus bias.
@@ -185,39 +195,29 @@ private func winogradConvolve(
     _ tiles: WinogradTiles, input: UnsafePointer<Float>, inChannels cin: Int, u: UnsafePointer<Float>, backward: Bool,
     outChannels cout: Int, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>, accumulate: Bool
 ) {
-    let matrix = cin * cout
-    let prof = Storage(count: 3 * 1024)
-    prof.pointer.update(repeating: 0, count: 3 * 1024)
-    let t00 = monotonicSeconds()
-    Parallel.forEachBlock(count: tiles.count, blockSize: tilesPerBlock(tiles.count)) { blk, r in
+    let matrix = entryStride(tiles: cin, channels: cout)
+    Parallel.forEachBlock(count: tiles.count, blockSize: min(WinogradPolicy.tilesPerBlock, blockTiles(tiles.count))) { _, r in
         let t = r.count
-        let scratch = Storage(count: 16 * t * (cin + cout) + 16 * cin)
-        let v = scratch.pointer, m = v + 16 * t * cin, patch = m + 16 * t * cout
-        let t0 = monotonicSeconds()
-        if !skipTransforms { transformInput(tiles, x: input, channels: cin, range: r, v: v, patch: patch) }
-        let t1 = monotonicSeconds()
-        var t2v = 0.0
-        defer {
-            let t3 = monotonicSeconds()
-            if blk < 1024 { prof.pointer[3 * blk] = Float(t1 - t0); prof.pointer[3 * blk + 1] = Float(t2v - t1); prof.pointer[3 * blk + 2] = Float(t3 - t2v) }
-        }
-        for xi in 0..<16 where !skipGEMM {
+        let (vStride, mStride) = (entryStride(tiles: t, channels: cin), entryStride(tiles: t, channels: cout))
+        let scratch = Storage(count: 16 * (vStride + mStride + cin))
+        let v = scratch.pointer, m = v + 16 * vStride, patch = m + 16 * mStride
+        transformInput(tiles, x: input, channels: cin, range: r, v: v, patch: patch)
+        for xi in 0..<16 {
             if backward {
-                rawSGEMM(false, true, t, cout, cin, 1, v + xi * t * cin, cin, u + turned[xi] * matrix, cin, 0, m + xi * t * cout, cout)
+                rawSGEMM(false, true, t, cout, cin, 1, v + xi * vStride, cin, u + turned[xi] * matrix, cin, 0, m + xi * mStride, cout)
             } else {
-                rawSGEMM(false, false, t, cout, cin, 1, v + xi * t * cin, cin, u + xi * matrix, cout, 0, m + xi * t * cout, cout)
+                rawSGEMM(false, false, t, cout, cin, 1, v + xi * vStride, cin, u + xi * matrix, cout, 0, m + xi * mStride, cout)
             }
         }
-        t2v = monotonicSeconds()
-        if !skipTransforms { transformOutput(tiles, m: m, channels: cout, range: r, bias: bias, out: out, accumulate: accumulate) }
-    }
-    if winogradProfile {
-        let total = monotonicSeconds() - t00
-        var sums = [0.0, 0.0, 0.0]
-        for b in 0..<min(1024, Parallel.blockCount(count: tiles.count, blockSize: tilesPerBlock(tiles.count))) { for k in 0..<3 { sums[k] += Double(prof.pointer[3 * b + k]) } }
-        FileHandle.standardError.write("WINO \(backward ? "dX" : "fwd") tiles \(tiles.count) \(cin)->\(cout) wall \(String(format: "%.3f", total * 1e3)) ms; core ms in \(String(format: "%.3f", sums[0] * 1e3)) gemm \(String(format: "%.3f", sums[1] * 1e3)) out \(String(format: "%.3f", sums[2] * 1e3))\n".data(using: .utf8)!)
+        transformOutput(tiles, m: m, channels: cout, range: r, bias: bias, out: out, accumulate: accumulate)
     }
 }
+
+/// Floats from one entry ξ of a block's transformed tiles (or of U) to the next: the T x C matrix plus
+/// one cache line, since with power-of-two T x C the 16 entries a transform writes at once
+/// would all fall in the same cache set.
+@inline(__always)
+private func entryStride(tiles t: Int, channels c: Int) -> Int { t * c + 16 }
 
 /// ξ = 4i + k -> the entry of G g G^T that holds it once g is turned 180° (i, k: 0 <-> 3).
 private let turned: [Int] = (0..<16).map { xi in
@@ -327,7 +327,7 @@ private func transformInput(
     v: UnsafeMutablePointer<Float>, patch: UnsafeMutablePointer<Float>
 ) {
     let (h, w) = (tiles.height, tiles.width)
-    let stride = range.count * c
+    let stride = entryStride(tiles: range.count, channels: c)
     for t in range {
         let (n, ty, tx) = tiles.locate(t)
         let (iy0, ix0) = (2 * ty - 1, 2 * tx - 1)
@@ -370,7 +370,7 @@ private func transformOutput(
     bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>, accumulate: Bool
 ) {
     let (h, w) = (tiles.height, tiles.width)
-    let stride = range.count * c
+    let stride = entryStride(tiles: range.count, channels: c)
     for t in range {
         let (n, ty, tx) = tiles.locate(t)
         let (oy, ox) = (2 * ty, 2 * tx)
@@ -409,7 +409,7 @@ private func transformOutputGradient(
     _ tiles: WinogradTiles, gy: UnsafePointer<Float>, channels c: Int, range: Range<Int>, dm: UnsafeMutablePointer<Float>
 ) {
     let (h, w) = (tiles.height, tiles.width)
-    let stride = range.count * c
+    let stride = entryStride(tiles: range.count, channels: c)
     for t in range {
         let (n, ty, tx) = tiles.locate(t)
         let (oy, ox) = (2 * ty, 2 * tx)
@@ -430,10 +430,11 @@ private func transformOutputGradient(
     }
 }
 
-/// U[ξ][ci][co] = (G g G^T)[ξ] of each 3x3 kernel g = w[:, :, ci, co] (HWIO).
+/// U[ξ][ci][co] = (G g G^T)[ξ] of each 3x3 kernel g = w[:, :, ci, co] (HWIO); entries
+/// `entryStride(tiles: cin, channels: cout)` apart.
 private func transformedWeights(_ w: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int) -> Storage {
-    let matrix = cin * cout
-    let u = Storage(count: 16 * matrix)
+    let (matrix, uStride) = (cin * cout, entryStride(tiles: cin, channels: cout))
+    let u = Storage(count: 16 * uStride)
     // One row of G g: (g0, (g0 + g1 + g2) / 2, (g0 - g1 + g2) / 2, g2).
     @inline(__always) func g(_ a: Float, _ b: Float, _ c: Float) -> (Float, Float, Float, Float) {
         (a, 0.5 * (a + b + c), 0.5 * (a - b + c), c)
@@ -446,8 +447,8 @@ private func transformedWeights(_ w: UnsafePointer<Float>, inChannels cin: Int, 
         let c2 = g(tap(0, 2), tap(1, 2), tap(2, 2))
         @inline(__always) func row(_ r: Int, _ a: Float, _ b: Float, _ c: Float) {
             let (u0, u1, u2, u3) = g(a, b, c)
-            let p = u.pointer + 4 * r * matrix + i
-            p[0] = u0; p[matrix] = u1; p[2 * matrix] = u2; p[3 * matrix] = u3
+            let p = u.pointer + 4 * r * uStride + i
+            p[0] = u0; p[uStride] = u1; p[2 * uStride] = u2; p[3 * uStride] = u3
         }
         row(0, c0.0, c1.0, c2.0)
         row(1, c0.1, c1.1, c2.1)
@@ -457,15 +458,15 @@ private func transformedWeights(_ w: UnsafePointer<Float>, inChannels cin: Int, 
     return u
 }
 
-/// gw (+)= G^T dU G for each channel pair of dU ([16][Cin][Cout]).
+/// gw (+)= G^T dU G for each channel pair of dU ([16][Cin][Cout], entries `entryStride(tiles: cin, channels: cout)` apart).
 private func weightGradientFromTransformed(_ du: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int, gw: GradientTarget) {
-    let matrix = cin * cout
+    let (matrix, duStride) = (cin * cout, entryStride(tiles: cin, channels: cout))
     // One row of G^T u: (u0 + (u1 + u2) / 2, (u1 - u2) / 2, (u1 + u2) / 2 + u3).
     @inline(__always) func gt(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> (Float, Float, Float) {
         (a + 0.5 * (b + c), 0.5 * (b - c), 0.5 * (b + c) + d)
     }
     for i in 0..<matrix {
-        @inline(__always) func at(_ r: Int, _ k: Int) -> Float { du[(4 * r + k) * matrix + i] }
+        @inline(__always) func at(_ r: Int, _ k: Int) -> Float { du[(4 * r + k) * duStride + i] }
         // Down the columns (G^T dU), then along the rows ((G^T dU) G).
         let c0 = gt(at(0, 0), at(1, 0), at(2, 0), at(3, 0))
         let c1 = gt(at(0, 1), at(1, 1), at(2, 1), at(3, 1))
