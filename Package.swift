@@ -72,7 +72,7 @@ let package = Package(
         // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
         .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
         // Screen Recognition end to end: detector, deployment filter, OCR and the description heuristics.
-        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "Images", "OCR", "ScreenDescription"]),
+        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "Images", "OCR", "ScreenDescription", "Shards"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
