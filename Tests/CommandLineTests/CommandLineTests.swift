@@ -48,6 +48,15 @@ func runProgram(_ executable: URL, _ arguments: [String]) throws -> CLIRun {
                   stderr: String(decoding: stderrData, as: UTF8.self))
 }
 
+extension XCTestCase {
+    /// A fresh folder under the temporary directory, removed when the test ends.
+    func temporaryFolder(_ name: String) -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-\(name)-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+}
+
 final class CommandLineTests: XCTestCase {
     func uidetect(_ arguments: [String]) throws -> CLIRun { try runUIDetect(arguments) }
 
