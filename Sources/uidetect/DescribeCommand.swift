@@ -88,7 +88,7 @@ struct Describe: ParsableCommand {
             }
             let pipeline = ScreenRecognizer(detector: detector, classNames: classNames, filter: DeploymentFilter(thresholds: byClass),
                                             textRecognizer: recognizer, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
-            let folder = try StagedFolder(out!)
+            let folder = try StagedFolder(out!, marker: "description.json")
             defer { folder.discard() }
             let progress = ProgressLine()
             var described: [DescribedScreen] = [], entries: [DescriptionIndexPage.Entry] = [], skipped: [String] = []

@@ -82,7 +82,7 @@ struct EvaluateDescription: ParsableCommand {
             let pairs = try DescriptionMetrics.pair(descriptions: described, truths: truths)
             let metrics = DescriptionMetricsFile(try pairs.map { try DescriptionMetrics.evaluate($0.description, against: $0.truth) })
             let report = DescriptionMetricsReport(metrics, title: "Description of \(description) against \(data.joined(separator: " "))")
-            let folder = try StagedFolder(out)
+            let folder = try StagedFolder(out, marker: DescriptionMetricsFile.fileName)
             defer { folder.discard() }
             try metrics.write(to: folder.file(DescriptionMetricsFile.fileName))
             try report.write(to: folder.file("report.html"))

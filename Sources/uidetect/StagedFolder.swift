@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// An output folder written whole or not at all: files go into a hidden sibling that replaces
@@ -6,9 +7,16 @@ struct StagedFolder {
     let final: URL
     let staging: URL
 
-    /// Starts an empty staging folder for `path`.
-    init(_ path: String) throws {
+    /// Starts an empty staging folder for `path`. An existing folder is replaced only when it is
+    /// empty or holds `marker` (a previous output of the same command): anything else there might
+    /// be the user's, such as a run folder given by mistake.
+    init(_ path: String, marker: String) throws {
         final = URL(fileURLWithPath: path)
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: final.path)) ?? []
+        if !existing.isEmpty && !existing.contains(marker) {
+            throw ValidationError("\(path) holds other files (\(existing.sorted().prefix(3).joined(separator: ", "))\(existing.count > 3 ? ", ..." : "")) "
+                                  + "and no \(marker): give a new or empty folder (the output replaces the whole folder)")
+        }
         staging = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).partial-\(getpid())")
         try? FileManager.default.removeItem(at: staging)
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)

@@ -197,6 +197,21 @@ final class EvaluateCommandLineTests: XCTestCase {
         let csv = try String(contentsOf: dir.appendingPathComponent("eval/confusion_matrix.csv"), encoding: .utf8)
         XCTAssertTrue(csv.hasPrefix("ground_truth,checkbox_unselected,"))
 
+        // The folder is replaced whole: a failed evaluation leaves it as it was, and a folder with
+        // other files (a run folder given by mistake) is refused rather than replaced.
+        let before = try Data(contentsOf: dir.appendingPathComponent("eval/metrics.json"))
+        try Data(#"[{"image_id": "nope", "class": "text", "score": 1, "box": [0, 0, 1, 1]}]"#.utf8).write(to: dir.appendingPathComponent("bad.json"))
+        let failed = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("bad.json").path,
+                                      "--out", dir.appendingPathComponent("eval").path])
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("eval/metrics.json")), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".eval") }, [], "no staging folder left")
+        let refused = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("dets.json").path,
+                                       "--out", dir.appendingPathComponent("gt").path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("holds other files (synth-00000.h5)"), refused.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("gt/synth-00000.h5").path))
+
         // A worse detector: every third box missed, scores spread; then thresholds and compare.
         var worse = records.enumerated().filter { $0.offset % 3 != 0 }.map { $0.element }
         for k in worse.indices { worse[k]["score"] = 0.2 + 0.7 * Double(k % 10) / 10 }
