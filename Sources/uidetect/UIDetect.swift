@@ -6,7 +6,7 @@ struct UIDetect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uidetect",
         abstract: "Train and evaluate detectors of user-interface elements in app screenshots.",
-        subcommands: [Synth.self, Show.self, Import.self, Stats.self, Split.self, ModelCommand.self, Train.self, Evaluate.self, Predict.self, Describe.self, ExportCommand.self, ExportData.self, Thresholds.self, Compare.self, SelfCheckCommand.self, Bench.self])
+        subcommands: [Synth.self, Show.self, Import.self, Stats.self, Split.self, Check.self, ModelCommand.self, Train.self, Evaluate.self, Predict.self, Describe.self, ExportCommand.self, ExportData.self, Thresholds.self, Compare.self, SelfCheckCommand.self, Bench.self])
 }
 
 /// Options every compute-heavy command shares.
