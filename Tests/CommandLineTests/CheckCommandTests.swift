@@ -57,3 +57,20 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("nothing"), missing.stderr)
     }
 }
+
+/// `uidetect split` says when a part ends up empty.
+final class SplitCommandTests: XCTestCase {
+    func testAnEmptyPartIsAWarningNamingItAndWhy() throws {
+        let dir = try scratchFolder(prefix: "uidetect-split-empty")
+        let synth = try runUIDetect(["synth", "--count", "40", "--apps", "4", "--size", "64x128", "--out", dir.appendingPathComponent("all").path])
+        XCTAssertEqual(synth.status, 0, synth.stderr)
+        let split = try runUIDetect(["split", dir.appendingPathComponent("all").path, "--out", dir.appendingPathComponent("parts").path])
+        XCTAssertEqual(split.status, 0, split.stderr)
+        XCTAssertTrue(split.stderr.contains("warning: part '"), split.stderr)
+        XCTAssertTrue(split.stderr.contains("is empty: 40 screens come from 4 groups (apps)"), split.stderr)
+        XCTAssertTrue(split.stderr.contains("try --fractions 0.5,0.25,0.25"), split.stderr)
+        let again = try runUIDetect(["split", dir.appendingPathComponent("all").path, "--out", dir.appendingPathComponent("fixed").path, "--fractions", "0.5,0.25,0.25"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(again.stderr.contains("warning"), again.stderr)
+    }
+}
