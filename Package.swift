@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom", "Workers"]),
         // Other tools' files (COCO instances and results, Ultralytics data.yaml, id mappings) and exports of shards into them.
         .target(name: "Interchange", dependencies: ["Boxes", "ConfigFiles", "Images", "Shards", "Yams"]),
+        // Checks of shards before training: leakage between splits (perceptual hashes), suspicious boxes, rare classes.
+        .target(name: "DataChecks", dependencies: ["Boxes", "Images", "Shards"]),
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
@@ -72,7 +74,7 @@ let package = Package(
         // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
         .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
         // Screen Recognition end to end: detector, deployment filter, OCR and the description heuristics.
-        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "Images", "OCR", "ScreenDescription"]),
+        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "Images", "OCR", "ScreenDescription", "Shards"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
@@ -83,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -103,6 +105,7 @@ let package = Package(
         .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DataChecksTests", dependencies: ["DataChecks", "Shards", "Images", "Boxes", "TestSupport"]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Images", "Boxes", "TestSupport"], resources: [.copy("Scripts")]),

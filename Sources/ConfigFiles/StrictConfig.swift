@@ -35,6 +35,9 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
     public func load(_ url: URL?, overrides: [String] = []) throws -> Config {
         let source = url?.path ?? "defaults"
         var tree = try defaultsTree()
+        // Which keys `--set` gave, so that an error in their values blames the --set argument,
+        // not the file (whose line numbers would point at the argument's own "line 1").
+        var setBy: [String: String] = [:]
         if let url {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw ConfigError(source: url.path, key: "", problem: "cannot read the file")
@@ -52,8 +55,9 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
             var nested: Node = value
             for key in keys.reversed() { nested = Node.mapping(Node.Mapping([(Node(key), nested)])) }
             tree = try merge(tree, nested, path: [], source: "--set")
+            setBy[keys.joined(separator: ".")] = item
         }
-        return try decode(tree, source: url == nil && !overrides.isEmpty ? "--set" : source)
+        return try decode(tree, source: url == nil && !overrides.isEmpty ? "--set" : source, setBy: setBy)
     }
 
     /// A config from YAML text (as saved in a run folder), with the same checks.
@@ -107,6 +111,26 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
         return out
     }
 
+    /// Every key of the defaults, dotted (`optimizer.learning_rate`), with its default as YAML
+    /// text, in the order the config type encodes them: what `--help` lists.
+    public func defaultKeys() -> [(key: String, value: String)] {
+        guard let tree = try? defaultsTree() else { return [] }
+        var out: [(String, String)] = []
+        func walk(_ node: Node, _ path: [String]) {
+            if case .mapping(let m) = node, !m.isEmpty {
+                for (k, v) in m { walk(v, path + [k.string ?? "?"]) }
+                return
+            }
+            var text = (try? Yams.serialize(node: node).trimmingCharacters(in: .whitespacesAndNewlines)) ?? "?"
+            if case .sequence(let q) = node {
+                text = "[" + q.map { (try? Yams.serialize(node: $0).trimmingCharacters(in: .whitespacesAndNewlines)) ?? "?" }.joined(separator: ", ") + "]"
+            }
+            out.append((path.joined(separator: "."), text))
+        }
+        walk(tree, [])
+        return out
+    }
+
     func defaultsTree() throws -> Node {
         guard let node = try Yams.compose(yaml: try Self.yaml(defaults)) else { fatalError("the default config does not encode") }
         return node
@@ -132,14 +156,30 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
         return .mapping(mapping)
     }
 
-    func decode(_ tree: Node, source: String) throws -> Config {
+    func decode(_ tree: Node, source: String, setBy: [String: String] = [:]) throws -> Config {
         let text = try Yams.serialize(node: tree)
         let config: Config
         do { config = try YAMLDecoder().decode(Config.self, from: text) } catch let error as DecodingError {
-            throw describe(error, tree: tree, source: source)
+            throw describe(error, tree: tree, source: source, setBy: setBy)
         }
-        if let p = problems(config).first { throw ConfigError(source: source, key: p.key, problem: p.problem) }
+        if let p = problems(config).first {
+            throw ConfigError(source: Self.override(of: p.key, in: setBy).map { "--set \($0)" } ?? source, key: p.key, problem: p.problem)
+        }
         return config
+    }
+
+    /// The `--set` argument that gave `key`, or a key above or below it.
+    static func override(of key: String, in setBy: [String: String]) -> String? {
+        if let item = setBy[key] { return item }
+        return setBy.keys.sorted().first { key.hasPrefix($0 + ".") || key.hasPrefix($0 + "[") || $0.hasPrefix(key + ".") }.map { setBy[$0]! }
+    }
+
+    func describe(_ error: DecodingError, tree: Node, source: String, setBy: [String: String] = [:]) -> ConfigError {
+        let general = describe(error, tree: tree, source: source)
+        guard let item = Self.override(of: general.key, in: setBy) else { return general }
+        // The value came from the command line: its "(line 1)" would mislead.
+        let problem = general.problem.replacingOccurrences(of: #" \(line \d+\)"#, with: "", options: .regularExpression)
+        return ConfigError(source: "--set \(item)", key: general.key, problem: problem)
     }
 
     func describe(_ error: DecodingError, tree: Node, source: String) -> ConfigError {

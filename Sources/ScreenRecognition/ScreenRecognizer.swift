@@ -11,14 +11,15 @@ import ScreenDescription
 /// the detector with the deployment filter (step 1), OCR, and the description heuristics
 /// (steps 2-8). The one path `uidetect describe` and the description benchmarks use.
 public struct ScreenRecognizer {
-    public let detector: SSDDetector
+    /// Finds the elements; nil when they are given (true boxes standing in for detections).
+    public let detector: SSDDetector?
     public let classNames: [String]
     public let filter: DeploymentFilter
     /// Nil when OCR is off or Tesseract could not start: labels stay empty.
     public let textRecognizer: (any TextRecognizer)?
     public let describer: ScreenDescriber
 
-    public init(detector: SSDDetector, classNames: [String], filter: DeploymentFilter, textRecognizer: (any TextRecognizer)?, describer: ScreenDescriber) {
+    public init(detector: SSDDetector?, classNames: [String], filter: DeploymentFilter, textRecognizer: (any TextRecognizer)?, describer: ScreenDescriber) {
         self.detector = detector
         self.classNames = classNames
         self.filter = filter
@@ -32,22 +33,27 @@ public struct ScreenRecognizer {
         public var total: Double { detector + ocr + heuristics }
     }
 
-    /// `image`'s description, its detections (after the deployment filter), and the time each stage took.
-    public func describe(imageID: String, image: RGBImage) throws -> (screen: DescribedScreen, detections: [DetectedBox], timing: Timing) {
+    /// `image`'s description, the elements it started from, and the time each stage took. The
+    /// elements are `given` (in `image`'s pixels) or, without them, the detector's after the deployment filter.
+    public func describe(imageID: String, image: RGBImage, given: [ElementDetection]? = nil) throws -> (screen: DescribedScreen, elements: [ElementDetection], timing: Timing) {
         var timing = Timing()
         var start = monotonicSeconds()
-        let found = detector.detect(screens: [image]) { filter.apply($0, classNames: classNames) }[0]
+        let elements: [ElementDetection]
+        if let given {
+            elements = given
+        } else {
+            guard let detector else { preconditionFailure("ScreenRecognizer without a detector needs the elements given") }
+            let found = detector.detect(screens: [image]) { filter.apply($0, classNames: classNames) }[0]
+            elements = found.map { ElementDetection(box: $0.box, className: classNames[$0.label], score: $0.score) }
+        }
         timing.detector = monotonicSeconds() - start
         start = monotonicSeconds()
         let lines = try textRecognizer?.recognise(image).map { TextLine(box: $0.box, text: $0.text, confidence: $0.confidence) }
         timing.ocr = monotonicSeconds() - start
         start = monotonicSeconds()
-        let input = ScreenInput(imageID: imageID, image: image,
-                                detections: found.map { ElementDetection(box: $0.box, className: classNames[$0.label], score: $0.score) },
-                                textLines: lines)
-        let screen = describer.describe(input)
+        let screen = describer.describe(ScreenInput(imageID: imageID, image: image, detections: elements, textLines: lines))
         timing.heuristics = monotonicSeconds() - start
-        return (screen, found, timing)
+        return (screen, elements, timing)
     }
 }
 

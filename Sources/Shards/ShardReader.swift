@@ -123,10 +123,18 @@ public final class ShardReader {
 
         guard idsDims.count == 1 else { throw ShardError.wrongShape(path: path, dataset: "image_ids", found: idsDims, expected: "(N,)") }
         let n = idsDims[0]
+        // HDF5 lets a file of a few hundred bytes declare any size (unwritten chunks read as the fill
+        // value): counts are checked against ShardLimits before anything of that size is allocated.
+        if let problem = ShardLimits.problem(screens: n, boxes: boxesDims.first ?? 0) {
+            throw ShardError.invalidValue(path: path, dataset: problem.dataset, index: 0, reason: problem.reason)
+        }
         p.count = n
         if let (ds, dims) = imagesDS {
             guard dims.count == 4, dims[0] == n, dims[3] == 3, dims[1] > 0, dims[2] > 0 else {
                 throw ShardError.wrongShape(path: path, dataset: "images", found: dims, expected: "(\(n), H, W, 3) to match image_ids")
+            }
+            if let problem = ImageLimits.problem(Size(width: dims[2], height: dims[1])) {
+                throw ShardError.invalidValue(path: path, dataset: "images", index: 0, reason: problem)
             }
             let t = try Result { try HDF5.elementType(ds) }.mapError(fail("images")).get()
             guard t.cls == H5T_INTEGER, t.size == 1, t.unsigned else {
@@ -156,7 +164,7 @@ public final class ShardReader {
         let offsets = try Result { try HDF5.read(offsetsDS, count: n + 1, memType: H5T_NATIVE_INT64_g, as: Int64.self, zero: 0) }
             .mapError(fail("box_offsets")).get().map { Int($0) }
         guard offsets[0] == 0 else { throw ShardError.invalidValue(path: path, dataset: "box_offsets", index: 0, reason: "is \(offsets[0]), must be 0") }
-        for i in 1...n where offsets[i] < offsets[i - 1] {
+        for i in 1..<(n + 1) where offsets[i] < offsets[i - 1] {  // 1...n traps on an empty shard
             throw ShardError.invalidValue(path: path, dataset: "box_offsets", index: i,
                                           reason: "\(offsets[i]) is less than the previous \(offsets[i - 1]) (offsets must not decrease)")
         }
@@ -298,5 +306,22 @@ public final class ShardReader {
         case H5T_COMPOUND: return "compound records"
         default: return "values of HDF5 class \(cls.rawValue)"
         }
+    }
+}
+
+/// The largest counts a shard may declare, so that a crafted file cannot make the reader allocate
+/// without bound. Both are far above real shards (the writer rolls over at a few thousand screens);
+/// raise them here for larger ones.
+public enum ShardLimits {
+    /// Screens per shard.
+    public static let maximumScreens = 10_000_000
+    /// Boxes per shard (16 bytes each, plus the description datasets).
+    public static let maximumBoxes = 100_000_000
+
+    /// Why a shard declaring `screens` screens and `boxes` boxes is refused, or nil.
+    public static func problem(screens: Int, boxes: Int) -> (dataset: String, reason: String)? {
+        if screens > maximumScreens { return ("image_ids", "declares \(screens) screens, more than the \(maximumScreens) a shard may hold (ShardLimits)") }
+        if boxes > maximumBoxes { return ("boxes", "declares \(boxes) boxes, more than the \(maximumBoxes) a shard may hold (ShardLimits)") }
+        return nil
     }
 }

@@ -30,6 +30,8 @@ struct Describe: ParsableCommand {
     @Option(name: .customLong("set"), help: "Override a description config key: key=value (repeatable).") var overrides: [String] = []
     @Option(help: "An icon-interactivity model (uidetect train-icons); default: icon-interactivity.json beside the checkpoint, if any.") var iconModel: String?
     @Flag(help: "Describe without OCR.") var noOCR = false
+    @Flag(help: "With --data: the shards' true boxes stand in for the detector's (the heuristics measured on their own; no --checkpoint).")
+    var boxesFromTruth = false
     @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Screen shards, folders or globs (instead of screenshots).") var data: [String] = []
     @Option(help: "Output folder.") var out: String?
     @Flag(help: "Print the description config with every key, and exit.") var printConfig = false
@@ -38,7 +40,12 @@ struct Describe: ParsableCommand {
 
     func validate() throws {
         if printConfig { return }
-        guard checkpoint != nil else { throw ValidationError("--checkpoint is needed") }
+        if boxesFromTruth {
+            guard !data.isEmpty else { throw ValidationError("--boxes-from-truth needs --data shards (their boxes are the truth)") }
+            guard checkpoint == nil, thresholds == nil else { throw ValidationError("--boxes-from-truth uses no detector: drop --checkpoint and --thresholds") }
+        } else {
+            guard checkpoint != nil else { throw ValidationError("--checkpoint is needed (or --boxes-from-truth with --data)") }
+        }
         guard out != nil else { throw ValidationError("--out is needed") }
         guard inputs.isEmpty != data.isEmpty else { throw ValidationError("give screenshots or --data shards (one of the two)") }
         guard scoreThreshold >= 0 && scoreThreshold <= 1 else { throw ValidationError("--score-threshold must lie in [0, 1]") }
@@ -50,17 +57,25 @@ struct Describe: ParsableCommand {
         try reportingErrors {
             let describerConfig = try DescriptionConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides)
             if printConfig { return print(try DescriptionConfigLoader.yaml(describerConfig), terminator: "") }
-            let weights = try DetectorWeights.resolve(checkpoint!)
-            let (model, classNames, _) = try DetectorWeights.read(weights)
+            let screens = try data.isEmpty ? Self.screenshots(inputs) : Self.shardScreens(data, truthBoxes: boxesFromTruth)
+            let detector: SSDDetector?, classNames: [String], weights: URL?
+            if boxesFromTruth {
+                (detector, classNames, weights) = (nil, try ShardSet(data).classNames, nil)
+            } else {
+                let resolved = try DetectorWeights.resolve(checkpoint!)
+                let (model, names, _) = try DetectorWeights.read(resolved)
+                (detector, classNames, weights) = (SSDDetector(model: model), names, resolved)
+            }
             let perClass = try thresholds.map { try ThresholdsFile(contentsOf: URL(fileURLWithPath: $0)).thresholdsByClass } ?? [:]
             if let unknown = perClass.keys.sorted().first(where: { !classNames.contains($0) }) {
                 throw ValidationError("\(thresholds!): names class '\(unknown)', which the detector does not have (\(classNames.joined(separator: ", ")))")
             }
             var byClass = perClass
             for n in classNames where byClass[n] == nil { byClass[n] = scoreThreshold }
-            let iconURL = iconModel.map { URL(fileURLWithPath: $0) } ?? IconModelLocation.find(beside: weights)
+            let iconURL = iconModel.map { URL(fileURLWithPath: $0) } ?? weights.flatMap { IconModelLocation.find(beside: $0) }
             let icons = try iconURL.map { try IconInteractivityModel(contentsOf: $0) }
-            var notes = ["Detector \(weights.path) with \(thresholds.map { "thresholds of \($0)" } ?? "threshold \(scoreThreshold) for every class")."]
+            var notes = [weights.map { "Detector \($0.path) with \(thresholds.map { "thresholds of \($0)" } ?? "threshold \(scoreThreshold) for every class")." }
+                         ?? "The shards' true boxes in place of detections (--boxes-from-truth)."]
             notes.append(icons.map { _ in "Icon interactivity: \(iconURL!.path)." } ?? "No icon-interactivity model: icons are neither buttons nor images (interactivity unknown).")
             var recognizer: (any TextRecognizer)? = nil
             if !noOCR {
@@ -71,71 +86,69 @@ struct Describe: ParsableCommand {
             } else {
                 notes.append("Without OCR (--no-ocr): labels stay empty.")
             }
-            let pipeline = ScreenRecognizer(detector: SSDDetector(model: model), classNames: classNames, filter: DeploymentFilter(thresholds: byClass),
+            let pipeline = ScreenRecognizer(detector: detector, classNames: classNames, filter: DeploymentFilter(thresholds: byClass),
                                             textRecognizer: recognizer, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
-            let screens = try data.isEmpty ? Self.screenshots(inputs) : Self.shardScreens(data)
-            let final = URL(fileURLWithPath: out!)
-            let staging = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).partial-\(getpid())")
-            try? FileManager.default.removeItem(at: staging)
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            let folder = try StagedFolder(out!, marker: "description.json")
+            defer { folder.discard() }
             let progress = ProgressLine()
             var described: [DescribedScreen] = [], entries: [DescriptionIndexPage.Entry] = [], skipped: [String] = []
             var timings: [ScreenRecognizer.Timing] = []
             var usedIDs = Set<String>()
             for (k, screen) in screens.enumerated() {
                 progress.update("\(k)/\(screens.count) screens", fractionDone: Double(k) / Double(max(1, screens.count)))
-                let image: RGBImage
-                do { image = try screen.load() } catch {
+                let image: RGBImage, given: [ElementDetection]?
+                do { (image, given) = try screen.load() } catch {
                     skipped.append("\(screen.source): \(error)")
                     continue
                 }
                 var id = screen.imageID
                 if usedIDs.contains(id) { id += "-\(k)" }
                 usedIDs.insert(id)
-                let (description, _, timing) = try pipeline.describe(imageID: id, image: image)
+                let (description, _, timing) = try pipeline.describe(imageID: id, image: image, given: given)
                 described.append(description)
                 timings.append(timing)
                 let page = "\(Self.fileSafe(id)).html"
-                try DescriptionPage(screen: description, image: image, title: "Description of \(id)").write(to: staging.appendingPathComponent(page))
+                try DescriptionPage(screen: description, image: image, title: "Description of \(id)").write(to: folder.file(page))
                 entries.append(.init(imageID: id, page: page, elements: description.elements.count, firstUtterance: SpokenText.utterances(for: description).first ?? ""))
             }
             progress.finish()
-            try DescriptionFile.write(described, to: staging.appendingPathComponent("description.json"))
-            try DescriptionIndexPage(title: "Screen descriptions", notes: notes, entries: entries).write(to: staging.appendingPathComponent("index.html"))
-            if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
-            try FileManager.default.moveItem(at: staging, to: final)
+            try DescriptionFile.write(described, to: folder.file("description.json"))
+            try DescriptionIndexPage(title: "Screen descriptions", notes: notes, entries: entries).write(to: folder.file("index.html"))
+            try folder.commit()
             func median(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.sorted()[v.count / 2] }
             print(String(format: "%d screens described; per screen (median): detector %.1f ms, OCR %.1f ms, heuristics %.2f ms, all %.1f ms",
                          described.count, 1000 * median(timings.map(\.detector)), 1000 * median(timings.map(\.ocr)),
                          1000 * median(timings.map(\.heuristics)), 1000 * median(timings.map(\.total))))
             for s in skipped { print("skipped \(s)") }
-            print("wrote \(final.appendingPathComponent("description.json").path) and a page per screen (\(final.appendingPathComponent("index.html").path))")
+            print("wrote \(folder.final.appendingPathComponent("description.json").path) and a page per screen (\(folder.final.appendingPathComponent("index.html").path))")
             if described.isEmpty { throw ExitCode(1) }
         }
     }
 
-    /// A screen to describe: where it comes from and how to read it.
+    /// A screen to describe: where it comes from and how to read it (with its true boxes, when they stand in for detections).
     struct Screen {
         var imageID: String
         var source: String
-        var load: () throws -> RGBImage
+        var load: () throws -> (image: RGBImage, given: [ElementDetection]?)
     }
 
     static func screenshots(_ inputs: [String]) throws -> [Screen] {
         try Predict.imageFiles(inputs).map { file in
-            Screen(imageID: file.deletingPathExtension().lastPathComponent, source: file.path) { try ImageCodec.read(file, strict: true) }
+            Screen(imageID: file.deletingPathExtension().lastPathComponent, source: file.path) { (try ImageCodec.read(file, strict: true), nil) }
         }
     }
 
     /// Screens of shards at their original size (the stored letterbox undone): the colour checks want the screenshot's own pixels.
-    static func shardScreens(_ specs: [String]) throws -> [Screen] {
+    static func shardScreens(_ specs: [String], truthBoxes: Bool) throws -> [Screen] {
         let set = try ShardSet(specs)
         return (0..<set.count).map { i in
             let (k, local) = set.locate(i)
             let reader = set.readers[k]
             return Screen(imageID: reader.imageIDs[local], source: "\(reader.url.path) screen \(local)") {
-                guard let image = try set.record(at: i).originalImage() else { throw ShardError.missing(path: reader.url.path, name: "dataset images") }
-                return image
+                let record = try set.record(at: i)
+                guard let image = record.originalImage(), let stored = record.image?.size else { throw ShardError.missing(path: reader.url.path, name: "dataset images") }
+                guard truthBoxes else { return (image, nil) }
+                return (image, TruthScreens.elements(of: try TruthScreens.truth(record, storedSize: stored, classNames: set.classNames)))
             }
         }
     }

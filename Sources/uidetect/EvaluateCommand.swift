@@ -48,7 +48,9 @@ struct Evaluate: ParsableCommand {
             let set = try ShardSet(data)
             let (names, images) = try EvaluationLoader.groundTruth(set, classMap: map)
             let ids = Set(images.map(\.imageID))
-            let outURL = URL(fileURLWithPath: out)
+            let folder = try StagedFolder(out, marker: MetricsFile.fileName)
+            defer { folder.discard() }
+            let outURL = folder.staging
             let dets: [Evaluation.Detection]
             let title: String
             if let detections {
@@ -66,27 +68,27 @@ struct Evaluate: ParsableCommand {
                     }
                 }
                 progress.finish()
-                try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
                 let json = outURL.appendingPathComponent("detections.json")
                 try DetectionsFile.write(found, classNames: modelClasses, to: json)
                 // Read back through the evaluator's own loader: the class map and vocabulary checks apply as for any detections.
                 dets = try EvaluationLoader.detectionsJSON(json, classNames: names, imageIDs: ids, classMap: map)
                 title = "Evaluation of \(weights.path)" + (step.map { " (step \($0))" } ?? "")
-                print("\(found.count) detections on \(set.count) screens written to \(json.path)")
+                print("\(found.count) detections on \(set.count) screens (detections.json)")
                 let cocoIDs = try cocoIds.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
                     ?? COCOIDMap(numbering: set.readers.flatMap(\.imageIDs), classNames: set.classNames)
                 let cocoJSON = outURL.appendingPathComponent(COCOResultsFile.fileName)
                 let left = try COCOResultsFile.write(found, classNames: modelClasses, ids: cocoIDs, to: cocoJSON)
-                print("COCO results: \(cocoJSON.path)" + (left.unknownClass + left.unknownImage == 0 ? "" :
+                print("COCO results: \(cocoJSON.lastPathComponent)" + (left.unknownClass + left.unknownImage == 0 ? "" :
                       " (left out: \(left.unknownClass) of classes without a COCO category, \(left.unknownImage) on screens without a COCO image id)"))
             }
             let input = EvaluationInput(classNames: names, images: images, detections: dets)
             let summary = Evaluator(iouThreshold: iou, interpolation: interpolation).summarize(input)
             try EvaluationFiles.write(summary, to: outURL)
             try EvaluationReport(summary, title: title).write(to: outURL.appendingPathComponent("report.html"))
+            try folder.commit()
             print(EvaluationTable.render(summary))
             print("wrote metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv to \(out)")
-            print("report: \(outURL.appendingPathComponent("report.html").path)")
+            print("report: \(folder.final.appendingPathComponent("report.html").path)")
         }
     }
 }

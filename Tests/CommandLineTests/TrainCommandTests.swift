@@ -26,12 +26,6 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("model.input_width"), run.stderr)
     }
 
-    func temporaryFolder(_ name: String) -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-\(name)-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        return dir
-    }
-
     /// 12 synthetic screens (128 x 256) split into `train` and `val` under `dir/data`.
     func syntheticData(in dir: URL) throws -> URL {
         let data = dir.appendingPathComponent("data")
