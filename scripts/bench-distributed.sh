@@ -14,7 +14,7 @@ trap 'rm -rf "$runs"' EXIT
 root=()
 [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
 common=(--config Configs/bench.yaml --runs "$runs" --set steps="$steps" --set log_interval=20
-        --set eval_interval=100000 --set checkpoint_interval=100000 --set data.val=[])
+        --set eval_interval=100000 --set checkpoint_interval=100000 --set data.val=[] --set schedule.warmup_steps=10)
 
 # images/s: median of the "N images/s" windows after the first; allreduce: the "summing over" line.
 summarise() {
@@ -27,10 +27,10 @@ summarise() {
 
 declare -a one two twoms
 for r in $(seq 1 "$repeats"); do
-    "$uidetect" train "${common[@]}" --name "one-$r" --set threads=2 > "$runs/one-$r.out" 2>&1
+    "$uidetect" train "${common[@]}" --name "one-$r" --set threads=2 > "$runs/one-$r.out" 2>&1 || { tail -5 "$runs/one-$r.out"; exit 1; }
     read -r rate _ < <(summarise "$runs/one-$r/train.log")
     one+=("$rate"); echo "run $r: 1 rank x 2 threads: $rate images/s"
-    mpirun "${root[@]}" -np 2 --bind-to none "$uidetect" train "${common[@]}" --name "two-$r" --set threads=1 > "$runs/two-$r.out" 2>&1
+    mpirun "${root[@]}" -np 2 --bind-to none "$uidetect" train "${common[@]}" --name "two-$r" --set threads=1 > "$runs/two-$r.out" 2>&1 || { tail -5 "$runs/two-$r.out"; exit 1; }
     read -r rate ms < <(summarise "$runs/two-$r/train.log")
     two+=("$rate"); twoms+=("$ms"); echo "run $r: 2 ranks x 1 thread: $rate images/s, $ms ms per gradient sum"
 done
