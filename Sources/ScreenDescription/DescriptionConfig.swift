@@ -31,9 +31,13 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         c.content.textFieldValues = false
         c.headers.enabled = false
         c.grouping.tabButtons.minButtons = 1
+        c.grouping.tabButtons.spacingTolerance = .greatestFiniteMagnitude
         c.grouping.iconText.enabled = false
         c.grouping.labelField.enabled = false
         c.grouping.listRows.enabled = false
+        c.grouping.containers.sections = false
+        c.grouping.textLines.headingsApart = false
+        c.grouping.iconCaptions.enabled = false
         c.selection.backgroundCue = false
         return c
     }()
@@ -118,10 +122,12 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
 
     /// Step 6: the paper's four rules and three of ours.
     public struct Grouping: Codable, Equatable, Sendable {
-        public var textLines = Rule()
+        public var textLines = TextLines()
         public var tabButtons = TabButtons()
-        public var containers = Rule()
+        public var containers = Containers()
         public var pictureSubtitles = PictureSubtitles()
+        /// Ours: an icon with its caption centred under it (a shortcut in a grid).
+        public var iconCaptions = IconCaptions()
         /// Ours: an icon beside a text on its line ("< Back", "♥ 12").
         public var iconText = IconText()
         /// Ours: a text label with a text field right below it.
@@ -130,7 +136,7 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var listRows = ListRows()
 
         enum CodingKeys: String, CodingKey {
-            case textLines = "text_lines", tabButtons = "tab_buttons", containers, pictureSubtitles = "picture_subtitles"
+            case textLines = "text_lines", tabButtons = "tab_buttons", containers, pictureSubtitles = "picture_subtitles", iconCaptions = "icon_captions"
             case iconText = "icon_text", labelField = "label_field", listRows = "list_rows"
         }
     }
@@ -149,9 +155,56 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var maxDistanceFromBottom = 0.08
         /// Ours: fewer tab buttons than this are not a tab bar (a lone button at the bottom is not one).
         public var minButtons = 2
+        /// Ours: a tab bar's buttons sit in equal slots across the screen: the gaps between neighbouring
+        /// buttons' horizontal centres, and twice the margins at the screen's edges, lie within this share
+        /// of their mean, or the items are no tab bar (a list row or a rating at the bottom of a screen
+        /// without one). When the items are not, the highest are left out, row by row (a row above the
+        /// bar). greatestFiniteMagnitude: any spacing.
+        public var spacingTolerance = 0.25
 
         enum CodingKeys: String, CodingKey {
             case enabled, bottomFraction = "bottom_fraction", maxDistanceFromBottom = "max_distance_from_bottom", minButtons = "min_buttons"
+            case spacingTolerance = "spacing_tolerance"
+        }
+    }
+
+    /// The text-line rule.
+    public struct TextLines: Codable, Equatable, Sendable {
+        public var enabled = true
+        /// Ours: a heading (as `headers` finds them) joins no line: VoiceOver users move by headings,
+        /// and "Create account" is not the first line of the paragraph under it.
+        public var headingsApart = true
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, headingsApart = "headings_apart"
+        }
+    }
+
+    /// The container rule.
+    public struct Containers: Codable, Equatable, Sendable {
+        public var enabled = true
+        /// Ours: a container holding `min_section_rows` rows or more (bands of elements side by side,
+        /// with a text and something that is not text) is a section of a grouped table: its rows are
+        /// the elements, so it groups nothing and the list-row rule finds them.
+        public var sections = true
+        public var minSectionRows = 2
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, sections, minSectionRows = "min_section_rows"
+        }
+    }
+
+    /// Ours: a text centred under an icon (its centre within the icon's x extent) at a gap of less
+    /// than `max_gap_in_icon_heights` icon heights and less than `max_gap` x H, nearer than anything
+    /// else below the icon, is the icon's caption: a shortcut tile of a grid, which list rows then
+    /// leave whole. (A large illustration above a heading is far more than 0.02 H away.)
+    public struct IconCaptions: Codable, Equatable, Sendable {
+        public var enabled = true
+        public var maxGapInIconHeights = 0.5
+        public var maxGap = 0.02
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, maxGapInIconHeights = "max_gap_in_icon_heights", maxGap = "max_gap"
         }
     }
 
@@ -177,9 +230,13 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var maxGapInTextHeights = 1.0
         /// The icon is at most this many text heights tall (taller ones lead a list row instead).
         public var maxIconHeightInTextHeights = 2.0
+        /// Icons and texts lying wholly in this top share of H are the status bar's, each its own
+        /// element (the time beside the signal glyph is not "< Back"); 0 leaves the status bar alone.
+        public var statusBarFraction = 0.06
 
         enum CodingKeys: String, CodingKey {
             case enabled, maxGapInTextHeights = "max_gap_in_text_heights", maxIconHeightInTextHeights = "max_icon_height_in_text_heights"
+            case statusBarFraction = "status_bar_fraction"
         }
     }
 
@@ -203,9 +260,13 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var topBarFraction = 0.12
         /// A row is one thing to activate: at most this many interactive members.
         public var maxInteractive = 1
+        /// A row has one leading icon: a band holding more members than this that are an icon with a
+        /// text after it ("☆ Favourites") is a row of chips or buttons, each its own element.
+        public var maxLeadingIconGroups = 1
 
         enum CodingKeys: String, CodingKey {
             case enabled, topBarFraction = "top_bar_fraction", maxInteractive = "max_interactive"
+            case maxLeadingIconGroups = "max_leading_icon_groups"
         }
     }
 
@@ -257,7 +318,12 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         share(headers.centreTolerance, "headers.centre_tolerance")
         share(grouping.tabButtons.bottomFraction, "grouping.tab_buttons.bottom_fraction")
         share(grouping.tabButtons.maxDistanceFromBottom, "grouping.tab_buttons.max_distance_from_bottom")
+        nonNegative(grouping.tabButtons.spacingTolerance, "grouping.tab_buttons.spacing_tolerance")
         if grouping.tabButtons.minButtons < 1 { out.append(("grouping.tab_buttons.min_buttons", "must be at least 1")) }
+        if grouping.containers.minSectionRows < 2 { out.append(("grouping.containers.min_section_rows", "must be at least 2")) }
+        nonNegative(grouping.iconCaptions.maxGapInIconHeights, "grouping.icon_captions.max_gap_in_icon_heights")
+        share(grouping.iconCaptions.maxGap, "grouping.icon_captions.max_gap")
+        share(grouping.iconText.statusBarFraction, "grouping.icon_text.status_bar_fraction")
         share(grouping.pictureSubtitles.maxGap, "grouping.picture_subtitles.max_gap")
         share(grouping.pictureSubtitles.minXOverlap, "grouping.picture_subtitles.min_x_overlap")
         nonNegative(grouping.iconText.maxGapInTextHeights, "grouping.icon_text.max_gap_in_text_heights")
@@ -265,6 +331,7 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         nonNegative(grouping.labelField.maxGapInFieldHeights, "grouping.label_field.max_gap_in_field_heights")
         share(grouping.labelField.minXOverlap, "grouping.label_field.min_x_overlap")
         share(grouping.listRows.topBarFraction, "grouping.list_rows.top_bar_fraction")
+        if grouping.listRows.maxLeadingIconGroups < 1 { out.append(("grouping.list_rows.max_leading_icon_groups", "must be at least 1")) }
         if grouping.listRows.maxInteractive < 0 { out.append(("grouping.list_rows.max_interactive", "must be 0 or more")) }
         if !(1...8).contains(selection.quantisationBits) { out.append(("selection.quantisation_bits", "\(selection.quantisationBits) is not in 1...8")) }
         if !(0...255).contains(selection.minDifference) { out.append(("selection.min_difference", "\(selection.minDifference) is not in 0...255")) }

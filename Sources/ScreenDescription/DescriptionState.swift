@@ -11,6 +11,8 @@ struct DescriptionState {
     /// Icons whose interactivity a model decided (the rest are unknown, so not called images).
     var iconDecided: Set<Int> = []
     var headers: Set<Int> = []
+    /// Groups that are a tile of a grid (an icon and its caption): complete, no row takes them.
+    var tiles: Set<Int> = []
     var searchFields: Set<Int> = []
     /// How many OCR rows a detected text holds (a heading is one line).
     var lineCounts: [Int: Int] = [:]

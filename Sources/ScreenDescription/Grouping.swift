@@ -1,17 +1,18 @@
 import Boxes
 
 /// Step 6: the rules in order, the paper's four (text lines, tab buttons, containers, picture
-/// subtitles) first, then ours (icons in text rows, a label above its field, list rows). Each
-/// acts on the top-level elements the earlier ones left.
+/// subtitles) first, then ours (icon captions, icons in text rows, a label above its field, list
+/// rows). Each acts on the top-level elements the earlier ones left.
 struct Grouping {
     var config: DescriptionConfig.Grouping
     var insideFraction: Double
 
     func apply(_ state: inout DescriptionState) {
-        if config.textLines.enabled { TextLineRule().apply(&state) }
+        if config.textLines.enabled { TextLineRule(config: config.textLines).apply(&state) }
         if config.tabButtons.enabled { TabButtonRule(config: config.tabButtons).apply(&state) }
-        if config.containers.enabled { ContainerRule(insideFraction: insideFraction).apply(&state) }
+        if config.containers.enabled { ContainerRule(config: config.containers, insideFraction: insideFraction).apply(&state) }
         if config.pictureSubtitles.enabled { PictureSubtitleRule(config: config.pictureSubtitles).apply(&state) }
+        if config.iconCaptions.enabled { IconCaptionRule(config: config.iconCaptions).apply(&state) }
         if config.iconText.enabled { IconTextRule(config: config.iconText).apply(&state) }
         if config.labelField.enabled { LabelFieldRule(config: config.labelField).apply(&state) }
         if config.listRows.enabled { ListRowRule(config: config.listRows).apply(&state) }
@@ -20,9 +21,14 @@ struct Grouping {
 
 /// A text T1 and a text T2 below it (T2's vertical centre lower) are grouped when they overlap in
 /// x and the vertical gap is less than min(T1.height, T2.height); chains make several lines one group.
+/// Ours (`headings_apart`): a heading joins no line.
 struct TextLineRule {
+    var config = DescriptionConfig.TextLines()
+
     func apply(_ state: inout DescriptionState) {
-        let texts = state.elements.indices.filter { state.elements[$0].kind == .text }
+        let texts = state.elements.indices.filter { i in
+            state.elements[i].kind == .text && !(config.headingsApart && state.headers.contains(state.elements[i].id))
+        }
         var sets = DisjointSets(count: texts.count)
         for a in texts.indices {
             for b in texts.indices where a != b {
@@ -50,21 +56,48 @@ struct TabButtonRule {
             return (e.kind == .icon || e.isTextLike) && Double(e.frame.yMin) >= (1 - config.bottomFraction) * Double(h)
                 && Double(bottom - e.frame.yMin) < config.maxDistanceFromBottom * Double(h)
         }
+        // Ours: when the items are not evenly spaced, the highest ones may be a row above the bar
+        // (within reach of the bottom); they are left out, highest first, until the rest are a bar.
+        for top in Set(items.map { state.elements[$0].frame.yMin }).sorted() {
+            let candidates = items.filter { state.elements[$0].frame.yMin >= top }
+            let buttons = Self.buttons(candidates, state)
+            guard buttons.count >= config.minButtons else { return }
+            let centres = buttons.map { enclosing($0.map { state.elements[$0].frame }).centerX }.sorted()
+            if Self.evenlySpaced(centres, width: state.width, tolerance: config.spacingTolerance) {
+                return state.replace(buttons) { $0.group(.tabButton, $1) }
+            }
+        }
+    }
+
+    /// The items that overlap in x, chained: one tab button each, in increasing order.
+    static func buttons(_ items: [Int], _ state: DescriptionState) -> [[Int]] {
         var sets = DisjointSets(count: items.count)
         for a in items.indices {
             for b in items.indices where a < b && state.elements[items[a]].frame.xOverlap(state.elements[items[b]].frame) > 0 { sets.union(a, b) }
         }
-        let buttons = sets.components().map { $0.map { items[$0] } }
-        guard buttons.count >= config.minButtons else { return }
-        state.replace(buttons) { $0.group(.tabButton, $1) }
+        return sets.components().map { $0.map { items[$0] } }
+    }
+}
+
+extension TabButtonRule {
+    /// Whether `centres` (sorted) sit in equal slots across `width` (ours: a tab bar gives each button
+    /// an equal share of the screen's width): the gaps between neighbours and twice the margins at
+    /// either edge all lie within `tolerance` x their mean of that mean.
+    static func evenlySpaced(_ centres: [Float], width: Float, tolerance: Double) -> Bool {
+        guard let first = centres.first, let last = centres.last else { return true }
+        let gaps = [2 * Double(first)] + zip(centres.dropFirst(), centres).map { Double($0 - $1) } + [2 * Double(width - last)]
+        let mean = gaps.reduce(0, +) / Double(gaps.count)
+        return gaps.allSatisfy { abs($0 - mean) <= tolerance * mean }
     }
 }
 
 /// A container forms one group with every element inside it; smaller containers first, so that a
 /// card inside a list is its own group before the list takes it. The container is the group's
 /// first member and gives its frame. Dialogs and tab buttons are never taken (ours: a background
-/// behind them must not swallow a dialog or a tab bar).
+/// behind them must not swallow a dialog or a tab bar). Ours (`sections`): a container holding
+/// several rows is a grouped table's section and groups nothing (see `isSection`).
 struct ContainerRule {
+    var config = DescriptionConfig.Containers()
     var insideFraction: Double
 
     func apply(_ state: inout DescriptionState) {
@@ -78,8 +111,60 @@ struct ContainerRule {
                     && state.elements[i].frame.fractionInside(frame) >= insideFraction
             }
             guard !inside.isEmpty else { continue }
+            if config.sections && Self.rowCount(inside.map { state.elements[$0] }) >= config.minSectionRows { continue }
             let members = [state.elements[c]] + inside.map { state.elements[$0] }
             state.replace([([c] + inside).sorted()]) { state, _ in state.group(.group, members, frame: frame) }
+        }
+    }
+}
+
+extension ContainerRule {
+    /// How many rows `elements` hold: bands of elements chained by one's vertical centre lying within
+    /// the other's extent, each with a text-like member and one that is not text (a row's icon,
+    /// picture, chevron or switch). A card's picture, title and lines are bands of one kind each.
+    static func rowCount(_ elements: [DescribedElement]) -> Int {
+        var sets = DisjointSets(count: elements.count)
+        for a in elements.indices {
+            for b in elements.indices where a < b {
+                let (x, y) = (elements[a].frame, elements[b].frame)
+                if x.holdsVerticalCentre(of: y) || y.holdsVerticalCentre(of: x) { sets.union(a, b) }
+            }
+        }
+        return sets.components().filter { band in
+            let leaves = band.flatMap { elements[$0].leaves }
+            return leaves.contains { $0.kind == .text } && leaves.contains { $0.kind != .text && !$0.kind.isRegion }
+        }.count
+    }
+}
+
+/// Ours: text T joins icon I when T's horizontal centre lies within I's x extent, T lies below I
+/// (its centre below I's bottom) at a gap of less than `max_gap_in_icon_heights` x I's height, and
+/// no other element below I and overlapping it in x is nearer. Such a tile is marked, so that the
+/// list-row rule leaves it whole rather than joining the tiles of a grid row.
+struct IconCaptionRule {
+    var config: DescriptionConfig.IconCaptions
+
+    func apply(_ state: inout DescriptionState) {
+        var pairs: [[Int]] = []
+        var taken = Set<Int>()
+        for i in state.elements.indices where state.elements[i].kind == .icon {
+            let icon = state.elements[i].frame
+            let maxGap = min(Float(config.maxGapInIconHeights) * icon.height, Float(config.maxGap) * state.height)
+            let below = state.elements.indices.filter { j in
+                let d = state.elements[j]
+                return j != i && !d.kind.isRegion && d.frame.centerY > icon.yMax && d.frame.xOverlap(icon) > 0
+            }
+            guard let nearest = below.min(by: { (icon.verticalGap(to: state.elements[$0].frame), $0) < (icon.verticalGap(to: state.elements[$1].frame), $1) }) else { continue }
+            let t = state.elements[nearest]
+            guard t.isTextLike, !taken.contains(nearest), icon.xMin <= t.frame.centerX, t.frame.centerX <= icon.xMax,
+                  icon.verticalGap(to: t.frame) < maxGap else { continue }
+            taken.insert(nearest)
+            pairs.append([i, nearest].sorted())
+        }
+        state.replace(pairs.sorted { $0[0] < $1[0] }) { state, members in
+            let tile = state.group(.group, members)
+            state.tiles.insert(tile.id)
+            return tile
         }
     }
 }
@@ -129,9 +214,10 @@ struct IconTextRule {
     var config: DescriptionConfig.IconText
 
     func apply(_ state: inout DescriptionState) {
-        let texts = state.elements.indices.filter { state.elements[$0].kind == .text }
+        let statusBar = Float(config.statusBarFraction) * state.height
+        let texts = state.elements.indices.filter { state.elements[$0].kind == .text && state.elements[$0].frame.yMax > statusBar }
         var iconsOf: [Int: [Int]] = [:]
-        for i in state.elements.indices where state.elements[i].kind == .icon {
+        for i in state.elements.indices where state.elements[i].kind == .icon && state.elements[i].frame.yMax > statusBar {
             let icon = state.elements[i].frame
             let near = texts.filter { t in
                 let text = state.elements[t].frame
@@ -185,7 +271,8 @@ struct LabelFieldRule {
 /// and checkboxes that share a horizontal band (one's vertical centre within the other's extent,
 /// chained) form one row when the band holds at least one text and one thing that is not text,
 /// at most `max_interactive` interactive members (a row is one thing to activate), nothing else
-/// overlaps the band, and it lies below the top bar (a navigation bar is not a row).
+/// overlaps the band, and it lies below the top bar (a navigation bar is not a row). Tiles (an icon
+/// and its caption) are complete: they join no row.
 struct ListRowRule {
     var config: DescriptionConfig.ListRows
 
@@ -196,7 +283,7 @@ struct ListRowRule {
         let eligible = state.elements.indices.filter { i in
             let e = state.elements[i]
             let rowPart = Self.anchors.contains(e.kind) || (e.kind == .text) || (e.kind == .group && e.leaves.allSatisfy { $0.kind == .text || $0.kind == .icon })
-            return rowPart && e.frame.yMax > topBar
+            return rowPart && e.frame.yMax > topBar && !state.tiles.contains(e.id)
         }
         var sets = DisjointSets(count: eligible.count)
         for a in eligible.indices {
@@ -210,7 +297,8 @@ struct ListRowRule {
             let members = component.map { eligible[$0] }
             let leaves = members.flatMap { state.elements[$0].leaves }
             guard leaves.contains(where: { $0.kind == .text }), leaves.contains(where: { $0.kind != .text }),
-                  leaves.filter(\.interactive).count <= config.maxInteractive else { continue }
+                  leaves.filter(\.interactive).count <= config.maxInteractive,
+                  members.filter({ Self.leadsWithIcon(state.elements[$0]) }).count <= config.maxLeadingIconGroups else { continue }
             let band = enclosing(members.map { state.elements[$0].frame })
             let crowded = state.elements.indices.contains { j in
                 !members.contains(j) && !state.elements[j].kind.isRegion && state.elements[j].frame.intersectionArea(band) > 0
@@ -218,5 +306,11 @@ struct ListRowRule {
             if !crowded { rows.append(members) }
         }
         state.replace(rows) { $0.group(.group, $1) }
+    }
+
+    /// A group of an icon and text whose leftmost leaf is an icon ("☆ Favourites", a chip).
+    static func leadsWithIcon(_ e: DescribedElement) -> Bool {
+        guard e.kind == .group, e.leaves.contains(where: { $0.kind == .text }) else { return false }
+        return e.leaves.min { ($0.frame.xMin, $0.id) < ($1.frame.xMin, $1.id) }?.kind == .icon
     }
 }

@@ -513,12 +513,15 @@ extension Canvas {
         return top + 2 * r + 10 * u
     }
 
-    /// Stars and a rating text ("4.5 (120)"): decorative stars, plain text.
+    /// Stars and a rating text ("4.5 (120)"): one group, as a screen reader should read a rating once
+    /// ("4.5 (120)") rather than five unlabelled star images and then the figure.
     mutating func rating(top: Float, left: Float, right: Float, limit: Float) -> Float {
         guard top + 24 * u < limit else { return top }
         let s = 16 * u
         var x = left
         let colour = RGB(255, 179, 0)
+        beginGroup()
+        defer { endGroup() }
         for _ in 0..<5 {
             icon(.star, at: Box(xMin: x, yMin: top + 4 * u, xMax: x + s, yMax: top + 4 * u + s), color: colour)
             x += s + 3 * u

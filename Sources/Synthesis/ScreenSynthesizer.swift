@@ -106,7 +106,9 @@ extension Canvas {
             t.labels.append(a.kind.rawValue)
             t.groupIndex.append(groupNumber[a.element])
             t.navOrder.append(rank[a.element])
-            t.selected.append(a.selected)
+            // Behind a shown dialog a box is out of a screen reader's reach: its state is not applicable
+            // (screen-description.md: only the dialog is in the order), as for any box outside the order.
+            t.selected.append(elements[a.element].visited ? a.selected : -1)
             t.interactive.append(a.interactive)
             t.texts.append(a.text)
             t.groupKinds.append(grouping[a.element] == .tabButton ? "tab_button" : grouping[a.element] == .group ? "group" : "")

@@ -34,6 +34,7 @@ struct Describe: ParsableCommand {
     var boxesFromTruth = false
     @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Screen shards, folders or globs (instead of screenshots).") var data: [String] = []
     @Option(help: "Output folder.") var out: String?
+    @Flag(help: "Write only description.json and index.html, no page per screen (quicker, for measuring).") var noPages = false
     @Flag(help: "Print the description config with every key, and exit.") var printConfig = false
     @Argument(help: "Screenshots (PNG or JPEG) and folders of them.") var inputs: [String] = []
     @OptionGroup var threads: ThreadOptions
@@ -108,6 +109,7 @@ struct Describe: ParsableCommand {
                 described.append(description)
                 timings.append(timing)
                 let page = "\(Self.fileSafe(id)).html"
+                guard !noPages else { continue }
                 try DescriptionPage(screen: description, image: image, title: "Description of \(id)").write(to: folder.file(page))
                 entries.append(.init(imageID: id, page: page, elements: description.elements.count, firstUtterance: SpokenText.utterances(for: description).first ?? ""))
             }

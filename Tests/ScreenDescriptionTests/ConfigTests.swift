@@ -6,7 +6,7 @@ final class ConfigTests: XCTestCase {
     func testKeysAreSnakeCaseAndTheDefaultsSurviveARoundTrip() throws {
         let data = try JSONEncoder().encode(DescriptionConfig())
         let text = String(decoding: data, as: UTF8.self)
-        for key in ["\"inside_fraction\":0.9", "\"max_gap_in_segment_widths\":1", "\"text_lines\":{\"enabled\":true}", "\"bottom_fraction\":0.2",
+        for key in ["\"inside_fraction\":0.9", "\"max_gap_in_segment_widths\":1", "\"headings_apart\":true", "\"spacing_tolerance\":0.25", "\"icon_captions\":", "\"min_section_rows\":2", "\"bottom_fraction\":0.2",
                     "\"max_distance_from_bottom\":0.08", "\"max_gap\":0.03", "\"quantisation_bits\":5", "\"min_difference\":24",
                     "\"list_rows\":", "\"navigation_order\":{\"enabled\":true}"] {
             XCTAssertTrue(text.contains(key), "\(key) in \(text)")
@@ -34,6 +34,8 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(paper.ocrText.minConfidence, 0)
         XCTAssertEqual(paper.ocrText.ignoredClasses, [], "the spec: lines that overlap no detection")
         XCTAssertFalse(paper.headers.enabled || paper.selection.backgroundCue)
+        XCTAssertFalse(paper.grouping.textLines.headingsApart || paper.grouping.containers.sections || paper.grouping.iconCaptions.enabled)
+        XCTAssertEqual(paper.grouping.tabButtons.spacingTolerance, .greatestFiniteMagnitude)
         XCTAssertTrue(paper.selection.underlineCue && paper.selection.textCue)
     }
 }

@@ -116,7 +116,7 @@ final class DescriberTests: XCTestCase {
         config.dialogFocus.enabled = false
         config.grouping = DescriptionConfig.Grouping()
         for path in [\DescriptionConfig.Grouping.textLines.enabled, \.tabButtons.enabled, \.containers.enabled, \.pictureSubtitles.enabled,
-                     \.iconText.enabled, \.labelField.enabled, \.listRows.enabled] {
+                     \.iconCaptions.enabled, \.iconText.enabled, \.labelField.enabled, \.listRows.enabled] {
             config.grouping[keyPath: path] = false
         }
         config.selection.enabled = false

@@ -136,6 +136,122 @@ final class GroupingTests: XCTestCase {
         XCTAssertEqual(leafIDs(s.elements), [[0, 1, 2, 3], [4, 5], [6], [7], [8], [9], [10], [11], [12], [13], [14], [15]])
     }
 
+    func testAHeadingJoinsNoLineWhenHeadingsStandApart() {
+        // H = 800: "Create account" (h 30) over a two-line paragraph (h 19): gap 8 < 19 would join all three.
+        let detections = [
+            detection("text", box(100, 100, 300, 130)), // 0 heading: 30 >= 1.4 x median 19
+            detection("text", box(60, 138, 340, 157)),  // 1
+            detection("text", box(60, 162, 300, 181)),  // 2 gap 5 < 19: joins 1
+        ]
+        var s = state(detections)
+        s.headers = [0]
+        TextLineRule().apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0], [1, 2]])
+        var paper = state(detections)
+        paper.headers = [0]
+        TextLineRule(config: .init(enabled: true, headingsApart: false)).apply(&paper)
+        XCTAssertEqual(leafIDs(paper.elements), [[0, 1, 2]])
+    }
+
+    func testTabButtonsMustBeEvenlySpacedAndARowAboveTheBarIsLeftOut() {
+        // H = 800: bottom 20% from y 640; the bottom-most detection ends at 770, reach 0.08 H = 64 (tops > 706).
+        let bar = [
+            detection("icon", box(54, 730, 78, 754)),   // 0 centre 66
+            detection("icon", box(188, 730, 212, 754)), // 1 centre 200: gap 134
+            detection("icon", box(322, 730, 346, 754)), // 2 centre 334: gap 134
+            detection("text", box(40, 756, 92, 770)),   // 3 under 0
+        ]
+        var s = state(bar + [detection("text", box(20, 710, 160, 724)), detection("icon", box(370, 710, 384, 724))]) // 4, 5: a row above the bar
+        TabButtonRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements.filter { $0.kind == .tabButton }), [[0, 3], [1], [2]], "4 and 5 break the spacing; without them the bar is even")
+        XCTAssertEqual(leafIDs(s.elements.filter { $0.kind != .tabButton }), [[4], [5]])
+
+        // A list row at the bottom of a screen without a bar: centres 30, 150, 380; gaps with the doubled
+        // margins 60, 120, 230, 40 (mean 112.5): 230 is 117.5 > 0.25 x 112.5 away. Without the icon: 300, 230, 40.
+        let row = [detection("icon", box(16, 740, 44, 768)), detection("text", box(60, 745, 240, 765)), detection("icon", box(372, 748, 388, 764))]
+        var r = state(row)
+        TabButtonRule(config: .init()).apply(&r)
+        XCTAssertFalse(r.elements.contains { $0.kind == .tabButton })
+        var paperLike = DescriptionConfig.TabButtons()
+        paperLike.spacingTolerance = .greatestFiniteMagnitude
+        TabButtonRule(config: paperLike).apply(&r)
+        XCTAssertEqual(r.elements.filter { $0.kind == .tabButton }.count, 3)
+        XCTAssertTrue(TabButtonRule.evenlySpaced([100, 300], width: 400, tolerance: 0), "200, 200, 200")
+        XCTAssertTrue(TabButtonRule.evenlySpaced([66, 200, 334], width: 400, tolerance: 0.25), "132, 134, 134, 132")
+        XCTAssertFalse(TabButtonRule.evenlySpaced([50, 150, 275], width: 400, tolerance: 0.25), "100, 100, 125, 250: mean 143.75, 250 is 106.25 away")
+        XCTAssertFalse(TabButtonRule.evenlySpaced([100, 200], width: 400, tolerance: 0.25), "200, 100, 400: mean 233.3, 400 is 166.7 away")
+    }
+
+    func testAContainerHoldingRowsIsASectionAndGroupsNothing() {
+        var s = state([
+            detection("container", box(16, 100, 384, 300)), // 0 a grouped-table section of two rows
+            detection("icon", box(30, 115, 58, 143)),        // 1 row 1: icon, text, chevron
+            detection("text", box(70, 120, 200, 138)),       // 2
+            detection("icon", box(350, 122, 364, 136)),      // 3
+            detection("icon", box(30, 165, 58, 193)),        // 4 row 2: icon, text
+            detection("text", box(70, 170, 200, 188)),       // 5
+            detection("container", box(16, 400, 384, 600)), // 6 a card: picture band, title band, text band
+            detection("picture", box(16, 400, 384, 500)),    // 7
+            detection("text", box(30, 510, 200, 530)),       // 8
+            detection("text", box(30, 560, 300, 576)),       // 9
+        ])
+        ContainerRule(insideFraction: 0.9).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0], [1], [2], [3], [4], [5], [6, 7, 8, 9]])
+        XCTAssertEqual(ContainerRule.rowCount(s.elements.filter { [1, 2, 3, 4, 5].contains($0.id) }), 2)
+        var paper = state([detection("container", box(16, 100, 384, 300)), detection("icon", box(30, 115, 58, 143)), detection("text", box(70, 120, 200, 138)),
+                           detection("icon", box(30, 165, 58, 193)), detection("text", box(70, 170, 200, 188))])
+        ContainerRule(config: .init(enabled: true, sections: false, minSectionRows: 2), insideFraction: 0.9).apply(&paper)
+        XCTAssertEqual(leafIDs(paper.elements), [[0, 1, 2, 3, 4]])
+    }
+
+    func testAnIconWithItsCaptionCentredUnderItIsATileNoRowTakes() {
+        // H = 800: max gap min(0.5 x icon height, 0.02 H = 16).
+        var s = state([
+            detection("icon", box(40, 300, 80, 340)),    // 0 tile: caption centre 60, gap 6 < min(20, 16)
+            detection("text", box(35, 346, 85, 358)),    // 1
+            detection("icon", box(170, 300, 210, 340)),  // 2 tile
+            detection("text", box(160, 346, 220, 358)),  // 3
+            detection("icon", box(300, 300, 340, 340)),  // 4 caption off-centre (centre 370 > 340): no tile
+            detection("text", box(330, 346, 410, 358)),  // 5
+            detection("icon", box(150, 100, 250, 200)),  // 6 an illustration: gap 20 >= 16 to the heading under it
+            detection("text", box(120, 220, 280, 250)),  // 7
+        ])
+        IconCaptionRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1], [2, 3], [4], [5], [6], [7]])
+        XCTAssertEqual(s.tiles.count, 2)
+        ListRowRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1], [2, 3], [4], [5], [6], [7]], "the tiles stay whole, the row rule takes neither")
+    }
+
+    func testARowHasOneLeadingIconSoAChipRowIsNoRow() {
+        var s = state([
+            detection("icon", box(20, 300, 40, 320)), detection("text", box(46, 302, 120, 318)),   // 0, 1 "☆ Favourites"
+            detection("icon", box(140, 300, 160, 320)), detection("text", box(166, 302, 240, 318)), // 2, 3 "♪ Music"
+        ])
+        IconTextRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1], [2, 3]])
+        ListRowRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1], [2, 3]])
+        var one = DescriptionConfig.ListRows()
+        one.maxLeadingIconGroups = 2
+        ListRowRule(config: one).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1, 2, 3]])
+    }
+
+    func testTheStatusBarIsLeftToItself() {
+        // H = 800: the status bar is the top 0.06 H = 48.
+        let detections = [detection("icon", box(10, 14, 26, 30)), detection("text", box(30, 12, 70, 32)), // 0, 1 signal glyph and time
+                          detection("icon", box(10, 62, 26, 78)), detection("text", box(30, 60, 90, 80))]  // 2, 3 "< Back"
+        var s = state(detections)
+        IconTextRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0], [1], [2, 3]])
+        var all = state(detections)
+        var config = DescriptionConfig.IconText()
+        config.statusBarFraction = 0
+        IconTextRule(config: config).apply(&all)
+        XCTAssertEqual(leafIDs(all.elements), [[0, 1], [2, 3]])
+    }
+
     func testRulesRunInOrderAndEachCanBeSwitchedOff() {
         let detections = [
             detection("icon", box(16, 300, 45, 329)), detection("text", box(60, 304, 150, 326)),
