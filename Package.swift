@@ -31,6 +31,8 @@ let package = Package(
         // Tensors, the tape, and every differentiable op.
         // A portable seeded random generator, shared by the engine and the data code.
         .target(name: "SeededRandom"),
+        // Strict YAML configs (laid over defaults, errors naming the key) for run and description configs.
+        .target(name: "ConfigFiles", dependencies: ["Yams"]),
         // Work spread over threads: parallelMap, and the wrapper for values workers share safely.
         .target(name: "Workers"),
         .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "Workers"]),
@@ -47,13 +49,17 @@ let package = Package(
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
         .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"]),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
-        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "SeededRandom", "Workers", "Yams"]),
+        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "ConfigFiles", "SeededRandom", "Workers", "Yams"]),
         // The synthetic iOS-style screen generator.
         .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom", "Workers"]),
+        // Other tools' files (COCO instances and results, Ultralytics data.yaml, id mappings) and exports of shards into them.
+        .target(name: "Interchange", dependencies: ["Boxes", "ConfigFiles", "Images", "Shards", "Yams"]),
+        // Checks of shards before training: leakage between splits (perceptual hashes), suspicious boxes, rare classes.
+        .target(name: "DataChecks", dependencies: ["Boxes", "Images", "Shards"]),
         // Importers for COCO, Pascal VOC and YOLO data sets.
-        .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Yams"]),
+        .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
-        .target(name: "Evaluation", dependencies: ["Boxes", "Shards"]),
+        .target(name: "Evaluation", dependencies: ["Boxes", "Shards", "Interchange"]),
         // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
         .target(name: "ScreenDescription", dependencies: ["Boxes", "Images"]),
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
@@ -61,12 +67,14 @@ let package = Package(
         // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
         .target(name: "Reports", dependencies: ["Evaluation", "Shards", "ScreenDescription", "Images"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "Yams", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
         .target(name: "Protobuf"),
         // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
         .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
+        // Screen Recognition end to end: detector, deployment filter, OCR and the description heuristics.
+        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "Images", "OCR", "ScreenDescription", "Shards"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
@@ -77,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Evaluation", "Reports",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -85,22 +93,24 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Detection", "Engine", "Images", "Shards", "Training"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Checkpoints", "Detection", "Engine", "Images", "Shards", "Training", "TestSupport"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "TestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards", "ScreenDescription", "Images"]),
         .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "Images"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
-        .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DataChecksTests", dependencies: ["DataChecks", "Shards", "Images", "Boxes", "TestSupport"]),
         .testTarget(name: "SynthesisTests", dependencies: ["Synthesis"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Images", "Boxes", "TestSupport"], resources: [.copy("Scripts")]),
-        .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers", "Interchange", "Images", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Importers", "Evaluation", "Shards", "Images", "Boxes", "SeededRandom", "TestSupport"], resources: [.copy("Scripts")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,7 +89,14 @@ public enum Safetensors {
             guard let offsets = info["data_offsets"] as? [Int], offsets.count == 2 else { throw fail(name, "data_offsets must be [begin, end]") }
             let (begin, end) = (offsets[0], offsets[1])
             guard begin >= 0, end >= begin, end <= dataCount else { throw fail(name, "data_offsets [\(begin), \(end)] lie outside the \(dataCount) data bytes (truncated?)") }
-            guard end - begin == shape.reduce(1, *) * 4 else { throw fail(name, "\(end - begin) bytes for shape \(shape) of F32") }
+            // The shape comes from the file: its product may overflow, and must be checked before it is trusted.
+            var bytes = 4
+            for extent in shape {
+                let (product, overflow) = bytes.multipliedReportingOverflow(by: extent)
+                guard !overflow, product <= dataCount else { throw fail(name, "shape \(shape) of F32 is larger than the \(dataCount) data bytes of the file") }
+                bytes = product
+            }
+            guard end - begin == bytes else { throw fail(name, "\(end - begin) bytes for shape \(shape) of F32") }
             entries.append((name, shape, begin, end))
         }
         entries.sort { $0.begin != $1.begin ? $0.begin < $1.begin : $0.name < $1.name }

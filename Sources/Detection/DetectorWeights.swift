@@ -62,7 +62,13 @@ public enum DetectorWeights {
         var g = SeededGenerator(seed: 0)
         let model = SSDModel(config: config, generator: &g)
         var values: [String: (shape: [Int], values: [Float])] = [:]
-        for t in tensors { values[t.name] = (t.shape, t.values) }
+        for t in tensors {
+            // A NaN or infinite weight would make every score NaN: the detector would find nothing and say nothing.
+            if let bad = t.values.firstIndex(where: { !$0.isFinite }) {
+                throw CheckpointError(path: url.path, problem: "tensor '\(t.name)' holds \(t.values[bad]) at element \(bad): not a usable detector")
+            }
+            values[t.name] = (t.shape, t.values)
+        }
         do { try model.load(values) } catch {
             throw CheckpointError(path: url.path, problem: "the weights do not fit the config in its metadata: \(error)")
         }

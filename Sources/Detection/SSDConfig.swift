@@ -39,19 +39,35 @@ public struct SSDConfig: Codable, Equatable, Sendable {
     /// Problems that make the config impossible, each naming its key.
     public func problems() -> [(key: String, problem: String)] {
         var out: [(String, String)] = []
-        let multiple = 1 << maxLevel
-        if inputWidth <= 0 || inputWidth % multiple != 0 { out.append(("input_width", "\(inputWidth) is not a positive multiple of 2^max_level = \(multiple)")) }
-        if inputHeight <= 0 || inputHeight % multiple != 0 { out.append(("input_height", "\(inputHeight) is not a positive multiple of 2^max_level = \(multiple)")) }
-        if !(alpha > 0) { out.append(("alpha", "must be positive")) }
-        if fpnDepth < 1 { out.append(("fpn_depth", "must be at least 1")) }
-        if headLayers < 0 { out.append(("head_layers", "must be 0 or more")) }
+        // Levels first: the input-size rule below shifts by max_level.
         if minLevel != 3 { out.append(("min_level", "must be 3 (the FPN starts at C3)")) }
-        if maxLevel < 5 { out.append(("max_level", "must be 5 or more (P3-P5 come from the backbone)")) }
-        if numClasses < 1 { out.append(("num_classes", "must be at least 1")) }
-        if scalesPerOctave < 1 { out.append(("scales_per_octave", "must be at least 1")) }
-        if aspectRatios.isEmpty || aspectRatios.contains(where: { !($0 > 0) }) { out.append(("aspect_ratios", "must be positive numbers")) }
+        let levelsValid = (5...Self.largestLevel).contains(maxLevel)
+        if !levelsValid { out.append(("max_level", "must lie in 5...\(Self.largestLevel) (P3-P5 come from the backbone), got \(maxLevel)")) }
+        if levelsValid {
+            let multiple = 1 << maxLevel
+            for (key, value) in [("input_width", inputWidth), ("input_height", inputHeight)] {
+                if value <= 0 || value % multiple != 0 || value > Self.largestInput {
+                    out.append((key, "\(value) is not a positive multiple of 2^max_level = \(multiple) up to \(Self.largestInput)"))
+                }
+            }
+        }
+        if !(alpha > 0 && alpha <= 4) { out.append(("alpha", "must lie in (0, 4], got \(alpha)")) }
+        if !(1...1024).contains(fpnDepth) { out.append(("fpn_depth", "must lie in 1...1024, got \(fpnDepth)")) }
+        if !(0...16).contains(headLayers) { out.append(("head_layers", "must lie in 0...16, got \(headLayers)")) }
+        if !(1...1000).contains(numClasses) { out.append(("num_classes", "must lie in 1...1000, got \(numClasses)")) }
+        if !(anchorScale > 0 && anchorScale <= 64) { out.append(("anchor_scale", "must lie in (0, 64], got \(anchorScale)")) }
+        if !(1...8).contains(scalesPerOctave) { out.append(("scales_per_octave", "must lie in 1...8, got \(scalesPerOctave)")) }
+        if aspectRatios.isEmpty || aspectRatios.count > 16 || aspectRatios.contains(where: { !($0 > 0 && $0 <= 100) }) {
+            out.append(("aspect_ratios", "must be 1 to 16 numbers in (0, 100]"))
+        }
+        if !(bnMomentum >= 0 && bnMomentum <= 1) { out.append(("bn_momentum", "must lie in [0, 1], got \(bnMomentum)")) }
+        if !(bnEpsilon > 0 && bnEpsilon <= 1) { out.append(("bn_epsilon", "must lie in (0, 1], got \(bnEpsilon)")) }
         return out
     }
+
+    /// The largest max_level and input side accepted (a 2^9 stride and 4096 pixels already leave screens far behind).
+    static let largestLevel = 9
+    static let largestInput = 4096
 
     enum CodingKeys: String, CodingKey {
         case alpha

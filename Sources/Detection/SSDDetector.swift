@@ -69,9 +69,10 @@ public enum ModelInput {
     }
 }
 
-/// A trained detector for inference: the model, its anchors and the post-processing. The one
-/// path from screenshots to detections (`detect(screens:)`) for evaluation, prediction,
-/// descriptions and benchmarks.
+/// A trained detector for inference: a snapshot of the model's weights (batch norm folded into
+/// its convolutions when the detector is made: make a new one when the weights change), its anchors and the
+/// post-processing. The one path from screenshots to detections (`detect(screens:)`) for
+/// evaluation, prediction, descriptions and benchmarks.
 public final class SSDDetector {
     public let model: SSDModel
     public let postProcessing: PostProcessing
@@ -79,10 +80,13 @@ public final class SSDDetector {
     private let coder = BoxCoder()
     /// The anchors of each level, in output order.
     private let levels: [Range<Int>]
+    /// The model with batch norm folded into its convolutions, made once: inference runs on it.
+    private let folded: FoldedInterpreter
 
     public init(model: SSDModel, postProcessing: PostProcessing = PostProcessing()) {
         self.model = model
         self.postProcessing = postProcessing
+        folded = FoldedInterpreter(model)
         anchors = AnchorGenerator(config: model.config).anchors()
         let c = model.config
         var ranges: [Range<Int>] = []
@@ -95,9 +99,16 @@ public final class SSDDetector {
         levels = ranges
     }
 
-    /// Detections for NHWC `images` of the input size, in input pixels (inference mode, nothing recorded).
+    /// The raw outputs for NHWC `images`, from the folded model (the same values as
+    /// `model.outputs(images:mode: .inference)` up to rounding).
+    public func outputs(images: Tensor) -> (classLogits: Tensor, boxDeltas: Tensor) {
+        var interpreter = folded
+        return model.run(&interpreter, images: images)
+    }
+
+    /// Detections for NHWC `images` of the input size, in input pixels (inference, nothing recorded).
     public func detect(images: Tensor) -> [[DetectedBox]] {
-        let (logits, deltas) = Autodiff.withoutTape { model.outputs(images: images, mode: .inference) }
+        let (logits, deltas) = outputs(images: images)
         return detect(logits: logits, deltas: deltas)
     }
 
@@ -124,35 +135,49 @@ public final class SSDDetector {
     }
 
     /// Score floor, the best candidates per level, decoding, clipping, per-class NMS, the best per image.
+    ///
+    /// The floor is tested on the logits (sigmoid is monotone), so only candidates pay for a
+    /// sigmoid. NMS walks every candidate once in the final order (score, then class, then
+    /// level order), checking only the kept boxes of its class, and stops at `maxDetections`:
+    /// the same boxes, in the same order, as per-class NMS followed by the best `maxDetections`.
     func postProcess(logits: Tensor, deltas: Tensor, image i: Int) -> [DetectedBox] {
         let a = anchors.count, k = model.config.numClasses, p = postProcessing
+        let floorLogit = logf(p.scoreFloor / (1 - p.scoreFloor))
         let lp = logits.pointer, dp = deltas.pointer
-        var candidates: [(anchor: Int, label: Int, score: Float)] = []
+        var candidates: [(anchor: Int32, label: Int32, score: Float)] = []
+        var level: [(anchor: Int32, label: Int32, score: Float)] = []
         for range in levels {
-            var level: [(Int, Int, Float)] = []
-            for j in range {
-                let row = lp + (i * a + j) * k
-                for cls in 0..<k {
-                    let s = stableSigmoid(row[cls])
-                    if s > p.scoreFloor { level.append((j, cls, s)) }
-                }
+            level.removeAll(keepingCapacity: true)
+            let base = lp + (i * a + range.lowerBound) * k
+            for e in 0..<(range.count * k) where base[e] > floorLogit {
+                let score = stableSigmoid(base[e])
+                // The sigmoid rounds: test the floor on the score itself too, as the spec states it.
+                if score > p.scoreFloor { level.append((Int32(range.lowerBound + e / k), Int32(e % k), score)) }
             }
-            level.sort { $0.2 != $1.2 ? $0.2 > $1.2 : ($0.0, $0.1) < ($1.0, $1.1) }
-            candidates += level.prefix(p.candidatesPerLevel).map { (anchor: $0.0, label: $0.1, score: $0.2) }
+            level.sort { $0.score != $1.score ? $0.score > $1.score : ($0.anchor, $0.label) < ($1.anchor, $1.label) }
+            candidates += level.prefix(p.candidatesPerLevel)
         }
-        var byClass: [Int: [(Box, Float)]] = [:]
-        for cand in candidates {
-            let d = dp + (i * a + cand.anchor) * 4
-            let box = coder.decode((d[0], d[1], d[2], d[3]), anchor: anchors[cand.anchor]).clipped(to: model.config.inputSize)
-            guard box.isValid else { continue }
-            byClass[cand.label, default: []].append((box, cand.score))
+        var boxes: [Box] = []
+        boxes.reserveCapacity(candidates.count)
+        var order: [Int] = []
+        for (q, cand) in candidates.enumerated() {
+            let d = dp + (i * a + Int(cand.anchor)) * 4
+            boxes.append(coder.decode((d[0], d[1], d[2], d[3]), anchor: anchors[Int(cand.anchor)]).clipped(to: model.config.inputSize))
+            if boxes[q].isValid { order.append(q) }
         }
+        order.sort { x, y in
+            let (cx, cy) = (candidates[x], candidates[y])
+            return cx.score != cy.score ? cx.score > cy.score : (cx.label != cy.label ? cx.label < cy.label : x < y)
+        }
+        var keptByClass = [[Int]](repeating: [], count: k)
         var kept: [DetectedBox] = []
-        for (label, items) in byClass.sorted(by: { $0.key < $1.key }) {
-            let keep = nonMaxSuppression(items.map(\.0), scores: items.map(\.1), iouThreshold: p.nmsIoU)
-            kept += keep.map { DetectedBox(box: items[$0].0, label: label, score: items[$0].1) }
+        for q in order {
+            let label = Int(candidates[q].label)
+            if keptByClass[label].contains(where: { boxes[$0].iou(boxes[q]) > p.nmsIoU }) { continue }
+            keptByClass[label].append(q)
+            kept.append(DetectedBox(box: boxes[q], label: label, score: candidates[q].score))
+            if kept.count == p.maxDetections { break }
         }
-        kept.sort { $0.score != $1.score ? $0.score > $1.score : $0.label < $1.label }
-        return Array(kept.prefix(p.maxDetections))
+        return kept
     }
 }

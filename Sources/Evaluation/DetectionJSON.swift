@@ -17,6 +17,8 @@ struct DetectionJSONParser {
         var box: (Double, Double, Double, Double) = (0, 0, 0, 0)
         /// Numbers in `box`, or -1 if there was no `box`.
         var boxCount = -1
+        /// The record has a key of COCO's results format (`category_id` or `bbox`), skipped here.
+        var hasCOCOKeys = false
     }
 
     enum Failure: Error {
@@ -40,6 +42,14 @@ struct DetectionJSONParser {
             var parser = DetectionJSONParser(bytes: p.baseAddress!, count: data.count)
             try parser.parse(each)
         }
+    }
+
+    /// The first record of `data`, or nil for an empty array or a file that fails before its first record ends.
+    static func firstRecord(_ data: Data) -> Record? {
+        struct Stop: Error {}
+        var first: Record?
+        do { try parse(data) { _, r in first = r; throw Stop() } } catch {}
+        return first
     }
 
     private init(bytes: UnsafePointer<UInt8>, count: Int) {
@@ -108,6 +118,9 @@ struct DetectionJSONParser {
                         break
                     }
                 }
+            case .coco:
+                r.hasCOCOKeys = true
+                try skipValue()
             case .other:
                 try skipValue()
             }
@@ -119,7 +132,7 @@ struct DetectionJSONParser {
         }
     }
 
-    enum Key { case imageID, className, score, box, other }
+    enum Key { case imageID, className, score, box, coco, other }
 
     /// Reads an object key, recognising the schema's keys by their bytes (no String is made for them).
     private mutating func keyName() throws -> Key {
@@ -139,6 +152,7 @@ struct DetectionJSONParser {
         if equals("class") { return .className }
         if equals("score") { return .score }
         if equals("box") { return .box }
+        if equals("category_id") || equals("bbox") { return .coco }
         return .other
     }
 
@@ -231,10 +245,17 @@ struct DetectionJSONParser {
             case UInt8(ascii: "f"): out.append(12)
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
-                if scalar >= 0xD800 && scalar < 0xDC00, i + 1 < count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                // A high surrogate joins the low one that follows; a surrogate without its pair is
+                // not a character and becomes U+FFFD (as Python's json reader keeps such text).
+                if scalar >= 0xD800 && scalar < 0xDC00, i + 5 < count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                    let mark = i
                     i += 2
                     let low = try hex4()
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    if low >= 0xDC00 && low < 0xE000 {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        i = mark  // the next escape is a character of its own
+                    }
                 }
                 out += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
             default: out.append(e)  // \" \\ \/
@@ -249,31 +270,50 @@ struct DetectionJSONParser {
         return v
     }
 
-    /// Skips any JSON value (for keys the schema does not use).
+    /// Skips any JSON value (for keys the schema does not use). Iterative, with the open
+    /// containers on a heap stack: a value nested 200,000 deep must not overflow the call stack.
     private mutating func skipValue() throws {
-        skipSpace()
-        guard i < count else { throw fail("the file ends where a value was expected (truncated?)") }
-        switch bytes[i] {
-        case UInt8(ascii: "\""): _ = try string()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let close: UInt8 = bytes[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            i += 1
+        var closers: [UInt8] = []
+        repeat {
             skipSpace()
-            if peek() == close { i += 1; return }
-            while true {
-                if close == UInt8(ascii: "}") { skipSpace(); _ = try string(); skipSpace(); try expect(UInt8(ascii: ":")) }
-                try skipValue()
+            guard i < count else { throw fail("the file ends where a value was expected (truncated?)") }
+            switch bytes[i] {
+            case UInt8(ascii: "\""): _ = try string()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close: UInt8 = bytes[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                i += 1
                 skipSpace()
-                if peek() == UInt8(ascii: ",") { i += 1; continue }
-                try expect(close)
-                return
+                if peek() == close { i += 1 } else {
+                    closers.append(close)
+                    if close == UInt8(ascii: "}") { try objectKey() }
+                    continue  // the container's first value
+                }
+            default:
+                let start = i
+                while i < count, !",}] \n\r\t".utf8.contains(bytes[i]) { i += 1 }
+                let word = String(decoding: UnsafeBufferPointer(start: bytes + start, count: i - start), as: UTF8.self)
+                if !["true", "false", "null"].contains(word) { i = start; _ = try number() }
             }
-        default:
-            let start = i
-            while i < count, !",}] \n\r\t".utf8.contains(bytes[i]) { i += 1 }
-            let word = String(decoding: UnsafeBufferPointer(start: bytes + start, count: i - start), as: UTF8.self)
-            if !["true", "false", "null"].contains(word) { i = start; _ = try number() }
-        }
+            // A value ended: go on in its container, or close containers that are done.
+            while let close = closers.last {
+                skipSpace()
+                if peek() == UInt8(ascii: ",") {
+                    i += 1
+                    if close == UInt8(ascii: "}") { try objectKey() }
+                    break
+                }
+                try expect(close)
+                closers.removeLast()
+            }
+        } while !closers.isEmpty
+    }
+
+    /// A member's key and its colon.
+    private mutating func objectKey() throws {
+        skipSpace()
+        _ = try string()
+        skipSpace()
+        try expect(UInt8(ascii: ":"))
     }
 
     private func peek() -> UInt8? { i < count ? bytes[i] : nil }

@@ -19,19 +19,25 @@ public enum DetectionsFile {
         let names = classNames.map(quoted)
         var text = "[\n"
         for (i, d) in detections.enumerated() {
-            func fail(_ problem: String) -> EvaluationInputError { EvaluationInputError(path: path, position: "detection \(i)", problem: problem) }
-            guard names.indices.contains(d.label) else { throw fail("label \(d.label) is outside the \(classNames.count) classes") }
-            guard d.score.isFinite else { throw fail("score \(d.score) is not finite") }
+            try check(d, at: i, classCount: classNames.count, path: path)
             let b = d.box
-            guard b.xMin.isFinite && b.yMin.isFinite && b.xMax.isFinite && b.yMax.isFinite else {
-                throw fail("box [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)] is not finite")
-            }
             // Swift prints finite numbers as valid JSON numbers (1e-05, 1e+20), shortest form that reads back the same.
             text += "{\"image_id\": \(quoted(d.imageID)), \"class\": \(names[d.label]), \"score\": \(d.score), "
             text += "\"box\": [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)]}"
             text += i + 1 < detections.count ? ",\n" : "\n"
         }
         return text + "]\n"
+    }
+
+    /// Refuses what JSON cannot hold or no class names: a label outside `classCount`, a non-finite score or box.
+    static func check(_ d: Detection, at i: Int, classCount: Int, path: String) throws {
+        func fail(_ problem: String) -> EvaluationInputError { EvaluationInputError(path: path, position: "detection \(i)", problem: problem) }
+        guard d.label >= 0 && d.label < classCount else { throw fail("label \(d.label) is outside the \(classCount) classes") }
+        guard d.score.isFinite else { throw fail("score \(d.score) is not finite") }
+        let b = d.box
+        guard b.xMin.isFinite && b.yMin.isFinite && b.xMax.isFinite && b.yMax.isFinite else {
+            throw fail("box [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)] is not finite")
+        }
     }
 
     /// `s` as a JSON string literal: quote, backslash and every control character (U+0000 to U+001F) escaped.

@@ -1,5 +1,6 @@
 import Boxes
 import Foundation
+import Interchange
 import Shards
 
 /// A detection: image, class (index into the evaluation's vocabulary), score, box.
@@ -129,7 +130,7 @@ public enum EvaluationLoader {
                 let (x0, y0, x1, y1) = d.box
                 guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { throw fail("box [\(x0), \(y0), \(x1), \(y1)] is not finite") }
                 let box = Box(xMin: Float(x0), yMin: Float(y0), xMax: Float(x1), yMax: Float(y1))
-                var name: String
+                let name: String
                 if let s = d.className {
                     name = s
                 } else if let n = d.classIndex, n == n.rounded(), abs(n) < 1e9 {
@@ -144,12 +145,12 @@ public enum EvaluationLoader {
                     return
                 }
                 let sourceName = name
-                if let map = classMap {
-                    guard defaultClassNames.contains(name) || map.commonClasses.contains(name) else { throw fail("unknown class '\(name)'") }
-                    guard let mapped = map.map(name, from: .defaultVocabulary) else { return }
-                    name = mapped
+                let label: Int
+                switch resolve(name, index: index, classNames: classNames, classMap: classMap) {
+                case .label(let l): label = l
+                case .dropped: return
+                case .unknown(let problem): throw fail(problem)
                 }
-                guard let label = index[name] else { throw fail("unknown class '\(name)' (vocabulary: \(classNames.joined(separator: ", ")))") }
                 (lastName, lastLabel) = (sourceName, label)
                 out.append(Detection(imageID: image, label: label, score: score, box: box))
             }
@@ -159,11 +160,33 @@ public enum EvaluationLoader {
         return out
     }
 
-    /// Detections from a `.json` file or, for any other name, a detection shard.
-    public static func detections(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
-        url.pathExtension.lowercased() == "json"
-            ? try detectionsJSON(url, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
-            : try detectionsShard(url, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
+    /// The evaluation label of a detection's class name, or why it has none.
+    /// Without a class map the name must be in `classNames`; with one it is renamed through its `default_vocabulary` section.
+    static func resolve(_ name: String, index: [String: Int], classNames: [String], classMap: ClassMap?) -> ClassResolution {
+        var name = name
+        if let map = classMap {
+            guard defaultClassNames.contains(name) || map.commonClasses.contains(name) else { return .unknown("unknown class '\(name)'") }
+            guard let mapped = map.map(name, from: .defaultVocabulary) else { return .dropped }
+            name = mapped
+        }
+        guard let label = index[name] else { return .unknown("unknown class '\(name)' (vocabulary: \(classNames.joined(separator: ", ")))") }
+        return .label(label)
+    }
+
+    /// A class name's fate: its label, dropped by the class map, or unknown (with the problem to report).
+    enum ClassResolution { case label(Int), dropped, unknown(String) }
+
+    /// Detections from a `.json` file (our format, or COCO results, told apart by the first record's keys) or,
+    /// for any other name, a detection shard. COCO results need `cocoIDs`, the ids of the instances file they refer to.
+    public static func detections(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?, cocoIDs: COCOIDMap? = nil) throws -> [Detection] {
+        guard url.pathExtension.lowercased() == "json" else {
+            return try detectionsShard(url, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
+        }
+        guard COCOResultsFile.isCOCOResults(url) else { return try detectionsJSON(url, classNames: classNames, imageIDs: imageIDs, classMap: classMap) }
+        guard let cocoIDs else {
+            throw EvaluationInputError(path: url.path, position: "detection 0", problem: "COCO results (category_id, bbox): their integer ids need the COCO instances file they refer to (evaluate --coco-instances)")
+        }
+        return try COCOResultsFile.read(url, ids: cocoIDs, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
     }
 
     /// Detections from a detection shard (boxes with `scores`); its vocabulary must match, unless a class map renames it.

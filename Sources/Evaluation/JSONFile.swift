@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// Reading and writing the evaluation's own JSON files (metrics.json, thresholds.json).
 ///
@@ -24,33 +25,14 @@ enum JSONFile {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            let (path, problem): ([CodingKey], String)
-            switch error {
-            case .keyNotFound(let key, let context): (path, problem) = (context.codingPath + [key], "is missing")
-            case .valueNotFound(let expected, let context): (path, problem) = (context.codingPath, "is null, expected \(name(of: expected))")
-            case .typeMismatch(let expected, let context): (path, problem) = (context.codingPath, "expected \(name(of: expected))")
-            case .dataCorrupted(let context): (path, problem) = (context.codingPath, context.debugDescription)
-            @unknown default: (path, problem) = ([], "\(error)")
-            }
+            let (path, problem) = InterchangeJSON.problem(of: error)
             throw EvaluationInputError(path: url.path, position: position(path), problem: problem)
         }
     }
 
     /// A coding path as a person writes it: `classes[2].gt_count`; `file` for the whole file.
     static func position(_ path: [CodingKey]) -> String {
-        var out = ""
-        for key in path {
-            if let i = key.intValue { out += "[\(i)]" } else { out += (out.isEmpty ? "" : ".") + key.stringValue }
-        }
-        return out.isEmpty ? "file" : out
-    }
-
-    private static func name(of type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Float.Type: return "a number"
-        case is Int.Type: return "an integer"
-        case is String.Type: return "a string"
-        default: return "\(type)"
-        }
+        let field = InterchangeJSON.field(path)
+        return field.isEmpty ? "file" : field
     }
 }

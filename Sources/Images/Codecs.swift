@@ -49,6 +49,10 @@ public enum ImageCodec {
         guard ok != 0 else { throw ImageError.decodeFailed(path: path, format: "PNG", reason: pngMessage(&image)) }
         image.format = UInt32(PNG_FORMAT_RGB)
         let size = Size(width: Int(image.width), height: Int(image.height))
+        if let problem = ImageLimits.problem(size) {
+            png_image_free(&image)
+            throw ImageError.decodeFailed(path: path, format: "PNG", reason: problem)
+        }
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
         let finished = data.withUnsafeBytes { _ in
             pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(size.width * 3), nil) }
@@ -70,6 +74,9 @@ public enum ImageCodec {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let header = data.withUnsafeBytes {
             tjDecompressHeader3(handle, $0.bindMemory(to: UInt8.self).baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+        }
+        if header == 0, let problem = ImageLimits.problem(Size(width: Int(width), height: Int(height))) {
+            throw ImageError.decodeFailed(path: path, format: "JPEG", reason: problem)
         }
         guard header == 0, width > 0, height > 0 else {
             throw ImageError.decodeFailed(path: path, format: "JPEG", reason: String(cString: tjGetErrorStr2(handle)))
@@ -112,5 +119,23 @@ public enum ImageCodec {
         do { try data.write(to: url, options: .atomic) } catch {
             throw ImageError.encodeFailed(path: url.path, reason: (error as NSError).localizedDescription)
         }
+    }
+}
+
+/// The largest screenshot read: its header's claimed size is checked before any pixel is
+/// allocated (a 661-byte PNG may claim 100000 x 100000 pixels: 30 GB).
+public enum ImageLimits {
+    /// Longest side accepted (tablets at 3x are under 8,000 pixels).
+    public static let maximumSide = 16_384
+    /// Most pixels accepted (64 megapixels, 192 MB of RGB).
+    public static let maximumPixels = 1 << 26
+
+    /// Why an image of `size` is refused, if it is.
+    public static func problem(_ size: Size) -> String? {
+        guard size.width > 0, size.height > 0 else { return "its header claims \(size.width) x \(size.height) pixels" }
+        if size.width > maximumSide || size.height > maximumSide || size.width * size.height > maximumPixels {
+            return "its header claims \(size.width) x \(size.height) pixels, more than the \(maximumSide) x \(maximumSide) and \(maximumPixels / 1_000_000) megapixels read (ImageLimits)"
+        }
+        return nil
     }
 }

@@ -1,55 +1,47 @@
 import Boxes
 import Foundation
+import Interchange
 
-/// Reads a COCO instances file: `images` (id, file_name), `annotations`
-/// (image_id, category_id, bbox = [x, y, width, height] in pixels) and
-/// `categories` (id, name); images are looked up in `imagesFolder`.
-/// Crowd annotations (`iscrowd: 1`) are not objects and are left out.
+/// Reads a COCO instances file: `images` (id, file_name), `annotations` (image_id, category_id,
+/// bbox = [x, y, width, height] in pixels) and `categories` (id, name); images are looked up in
+/// `imagesFolder`, which their `file_name`s must not lead out of. Crowd annotations (`iscrowd: 1`)
+/// are not objects and are left out. A screen's id is the image's `uidetect_image_id` when it has one
+/// (files `export-data coco` wrote), else its file name without extension, made distinct
+/// (`COCOInstances.ourImageIDs`); `x_max = x + width` is computed in double precision, so boxes that
+/// were float32 when exported come back bit for bit.
 public struct COCOSource {
     public let classNames: [String]
     public let screens: [SourceScreen]
 
     public init(json url: URL, imagesFolder: URL) throws {
-        guard let data = try? Data(contentsOf: url) else { throw ImportError(path: url.path, problem: "cannot read the file") }
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw ImportError(path: url.path, problem: "not a JSON object")
-        }
-        func list(_ key: String) throws -> [[String: Any]] {
-            guard let v = root[key] as? [[String: Any]] else { throw ImportError(path: url.path, problem: "field '\(key)' must be a list of objects") }
-            return v
-        }
+        let instances = try COCOInstances(contentsOf: url)
+        let root = try DataSetRoot(imagesFolder)
         var categoryNames: [Int: String] = [:]
-        for (i, c) in try list("categories").enumerated() {
-            guard let id = c["id"] as? Int, let name = c["name"] as? String else {
-                throw ImportError(path: url.path, problem: "categories[\(i)] needs an integer 'id' and a string 'name'")
-            }
-            categoryNames[id] = name
-        }
+        for c in instances.categories { categoryNames[c.id] = c.name }
         classNames = categoryNames.keys.sorted().map { categoryNames[$0]! }
         var byImage: [Int: [SourceBox]] = [:]
         var problemsByImage: [Int: [ImportProblem]] = [:]
-        for (i, a) in try list("annotations").enumerated() {
-            guard let image = a["image_id"] as? Int, let category = a["category_id"] as? Int, let bbox = a["bbox"] as? [Any] else {
-                throw ImportError(path: url.path, problem: "annotations[\(i)] needs 'image_id', 'category_id' and 'bbox'")
-            }
-            if (a["iscrowd"] as? Int) == 1 { continue }
-            let v = bbox.compactMap { ($0 as? NSNumber)?.floatValue }
+        for (i, a) in instances.annotations.enumerated() where a.iscrowd != 1 {
+            let v = a.bbox
             guard v.count == 4 else {
-                problemsByImage[image, default: []].append(ImportProblem(file: "\(url.lastPathComponent)", kind: .badLine, detail: "annotations[\(i)]: bbox \(bbox)"))
+                problemsByImage[a.imageID, default: []].append(ImportProblem(file: url.lastPathComponent, kind: .badLine, detail: "annotations[\(i)]: bbox \(v)"))
                 continue
             }
-            let name = categoryNames[category] ?? "category \(category)"
-            byImage[image, default: []].append(SourceBox(box: Box(xMin: v[0], yMin: v[1], xMax: v[0] + v[2], yMax: v[1] + v[3]),
-                                                         className: name, origin: "annotations[\(i)]"))
+            let name = categoryNames[a.categoryID] ?? "category \(a.categoryID)"
+            let box = Box(xMin: Float(v[0]), yMin: Float(v[1]), xMax: Float(v[0] + v[2]), yMax: Float(v[1] + v[3]))
+            byImage[a.imageID, default: []].append(SourceBox(box: box, className: name, origin: "annotations[\(i)]"))
         }
         var screens: [SourceScreen] = []
-        for (i, img) in try list("images").enumerated() {
-            guard let id = img["id"] as? Int, let file = img["file_name"] as? String else {
-                throw ImportError(path: url.path, problem: "images[\(i)] needs an integer 'id' and a 'file_name'")
+        for (i, (image, id)) in zip(instances.images, instances.ourImageIDs()).enumerated() {
+            let imageURL = imagesFolder.appendingPathComponent(image.fileName)
+            if let why = root.escape(imageURL) { throw ImportError(path: url.path, problem: "images[\(i)].file_name '\(image.fileName)' refused: \(why)") }
+            var problems = problemsByImage[image.id] ?? []
+            let base = image.uidetectImageID ?? imageURL.deletingPathExtension().lastPathComponent
+            if id != base {
+                problems.append(ImportProblem(file: image.fileName, kind: .renamed, detail: "images[\(i)] is '\(id)' ('\(base)' is another image's)"))
             }
-            let stem = (file as NSString).deletingPathExtension
-            screens.append(SourceScreen(imageURL: imagesFolder.appendingPathComponent(file), imageID: stem, groupID: stem,
-                                        boxes: byImage[id] ?? [], problems: problemsByImage[id] ?? []))
+            screens.append(SourceScreen(imageURL: imageURL, imageID: id, groupID: image.uidetectGroupID ?? id,
+                                        boxes: byImage[image.id] ?? [], problems: problems))
         }
         self.screens = screens
     }

@@ -47,6 +47,7 @@ public struct ImportProblem: Equatable, CustomStringConvertible {
         case polygon = "polygon converted to its bounding box"
         case badLine = "unparseable annotation, skipped"
         case unreadableImage = "image missing or unreadable, screen skipped"
+        case renamed = "image id already taken by another file, given a distinct one"
     }
     public var file: String
     public var kind: Kind
@@ -97,6 +98,11 @@ public struct DatasetImporter {
         report.classNames = vocabulary
         report.boxesPerClass = [Int](repeating: 0, count: vocabulary.count)
         let index = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, $0) })
+        // A shard's reader refuses repeated image ids: a source must have made them distinct (UniqueNames).
+        var seen = Set<String>()
+        for s in screens where !seen.insert(s.imageID).inserted {
+            throw ImportError(path: s.imageURL.path, problem: "image id '\(s.imageID)' is also another screen's; nothing was written")
+        }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var writer: ShardWriter? = nil
         for (n, screen) in screens.enumerated() {
@@ -134,7 +140,10 @@ public struct DatasetImporter {
                     report.problems.append(ImportProblem(file: file, kind: .outside, detail: "\(source.origin): \(b) in a \(original.size) image"))
                     continue
                 }
-                if clipped != b {
+                // Normalised text (YOLO: 6 decimals) puts a box on the image's edge up to its rounding outside: clipped without a report.
+                let w = Float(original.width), h = Float(original.height), slack: Float = screen.normalized ? 2e-6 : 0
+                let withinRounding = b.xMin >= -slack * w && b.yMin >= -slack * h && b.xMax <= w * (1 + slack) && b.yMax <= h * (1 + slack)
+                if clipped != b && !withinRounding {
                     report.problems.append(ImportProblem(file: file, kind: .clipped, detail: "\(source.origin): \(b) -> \(clipped)"))
                 }
                 let stored = letterbox.forward(clipped)
@@ -174,11 +183,63 @@ public struct ImportError: Error, CustomStringConvertible {
     public var description: String { "\(path): \(problem)" }
 }
 
-/// Image files of a folder (PNG and JPEG by extension), sorted by name.
-func imageFiles(in folder: URL) throws -> [URL] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+/// Image files (PNG and JPEG by extension) below a folder, subfolders included (as Ultralytics
+/// lists a split), hidden files and folders left out, sorted by path.
+func imageFiles(under folder: URL) throws -> [URL] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue,
+          let walker = FileManager.default.enumerator(atPath: folder.path) else {
         throw ImportError(path: folder.path, problem: "cannot list the folder")
     }
-    return names.filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-        .map { folder.appendingPathComponent($0) }
+    var out: [String] = []
+    while let relative = walker.nextObject() as? String {
+        guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+        if ["png", "jpg", "jpeg"].contains((relative as NSString).pathExtension.lowercased()) { out.append(relative) }
+    }
+    return out.sorted().map { folder.appendingPathComponent($0) }
+}
+
+/// The folder a data set's files must stay in: a path that leads out of it, lexically or through a
+/// symbolic link, is refused.
+struct DataSetRoot {
+    let url: URL
+    /// The folder with its symbolic links resolved.
+    private let real: String
+
+    init(_ url: URL) throws {
+        self.url = URL(fileURLWithPath: Self.normalized(url.path))
+        guard let real = Self.realPath(self.url.path) else { throw ImportError(path: url.path, problem: "no such folder") }
+        self.real = real
+    }
+
+    /// Why `url` is not inside the data set, or nil when it is (a file that does not exist is judged by its path alone).
+    func escape(_ url: URL) -> String? {
+        let path = Self.normalized(url.path)
+        guard Self.path(path, isInside: self.url.path) else { return "the path leads outside the data set (\(self.url.path))" }
+        if let real = Self.realPath(path), !Self.path(real, isInside: self.real) {
+            return "it is a symbolic link to \(real), outside the data set (\(self.url.path))"
+        }
+        return nil
+    }
+
+    /// `path` with `.` and `..` resolved lexically (symbolic links untouched).
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    static func path(_ path: String, isInside folder: String) -> Bool {
+        folder == "/" || path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
 }

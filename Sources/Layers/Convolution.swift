@@ -71,9 +71,12 @@ public final class BatchNorm: Layer {
     public var localParameters: [(String, Tensor)] { [("weight", scale), ("bias", shift)] }
     public var localBuffers: [(String, Tensor)] { [("running_mean", runningMean), ("running_var", runningVariance)] }
 
-    public func callAsFunction(_ x: Tensor, mode: Mode) -> Tensor {
+    public func callAsFunction(_ x: Tensor, mode: Mode) -> Tensor { callAsFunction(x, mode: mode, clampedTo: nil) }
+
+    /// Batch norm with its output clamped in the same pass (a fused activation).
+    public func callAsFunction(_ x: Tensor, mode: Mode, clampedTo range: ClosedRange<Float>?) -> Tensor {
         x.batchNorm(scale: scale, shift: shift, runningMean: runningMean, runningVariance: runningVariance,
-                    epsilon: epsilon, mode: mode == .training ? .training(momentum: momentum) : .inference)
+                    epsilon: epsilon, mode: mode == .training ? .training(momentum: momentum) : .inference, clampedTo: range)
     }
 }
 
@@ -130,7 +133,13 @@ public final class ConvBNActivation: Layer {
     public var children: [(String, any Module)] { [("conv", conv), ("bn", norm)] }
 
     public func callAsFunction(_ x: Tensor, mode: Mode) -> Tensor {
-        Activation(activation)(norm(conv(x, mode: mode), mode: mode), mode: mode)
+        let clamp: ClosedRange<Float>? = switch activation {
+        case .relu6: 0...6
+        case .relu: 0...Float.infinity
+        case .identity: nil
+        }
+        // Batch norm and the activation as one op: one pass over the activations instead of two.
+        return norm(conv(x, mode: mode), mode: mode, clampedTo: clamp)
     }
 }
 

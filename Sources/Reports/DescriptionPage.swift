@@ -60,3 +60,40 @@ public struct DescriptionPage {
         return String(format: "#%02x%02x%02x", c.r, c.g, c.b)
     }
 }
+
+/// The page listing a description run's screens, each linking to its own page.
+public struct DescriptionIndexPage {
+    /// One screen: its id, its page's file name, its top-level elements and what a screen reader says first.
+    public struct Entry {
+        public var imageID: String
+        public var page: String
+        public var elements: Int
+        public var firstUtterance: String
+        public init(imageID: String, page: String, elements: Int, firstUtterance: String) {
+            self.imageID = imageID
+            self.page = page
+            self.elements = elements
+            self.firstUtterance = firstUtterance
+        }
+    }
+
+    public var title: String
+    public var notes: [String]
+    public var entries: [Entry]
+
+    public init(title: String, notes: [String], entries: [Entry]) {
+        self.title = title
+        self.notes = notes
+        self.entries = entries
+    }
+
+    /// Writes the page atomically.
+    public func write(to url: URL) throws {
+        var h = notes.map { "<p>\(HTML.escape($0))</p>" }.joined()
+        h += "<table><tr><th>screen</th><th>elements</th><th>first words</th></tr>"
+        for e in entries {
+            h += "<tr><td><a href=\"\(HTML.escape(e.page))\">\(HTML.escape(e.imageID))</a></td><td>\(e.elements)</td><td>\(HTML.escape(e.firstUtterance))</td></tr>"
+        }
+        try HTML.write(HTML.page(title: title, body: h + "</table>"), to: url)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import ConfigFiles
 import Yams
 
 /// Renames classes of two vocabularies onto common classes (evaluation.md, "Across vocabularies").
@@ -25,7 +26,12 @@ public struct ClassMap: Equatable {
         let path = url.path
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ClassMapError(path: path, field: "-", problem: "cannot read the file") }
         let node: Any?
-        do { node = try Yams.load(yaml: text) } catch { throw ClassMapError(path: path, field: "-", problem: "not valid YAML (\(error))") }
+        do {
+            _ = try SafeYAML.compose(text, source: path)  // limits first: an alias bomb must not expand
+            node = try Yams.load(yaml: text)
+        } catch let error as ConfigError {
+            throw ClassMapError(path: path, field: "-", problem: error.problem)
+        } catch { throw ClassMapError(path: path, field: "-", problem: "not valid YAML (\(error))") }
         guard let root = node as? [String: Any] else { throw ClassMapError(path: path, field: "-", problem: "expected a mapping at the top level") }
         let known: Set<String> = ["common_classes", "source", "default_vocabulary"]
         if let extra = root.keys.sorted().first(where: { !known.contains($0) }) {

@@ -100,7 +100,45 @@ public struct GroupSplit {
     }
 }
 
+/// A part that was meant to hold screens but got none: groups are never divided, so a
+/// part whose share is less than one whole group can end up empty.
+public struct EmptyPart: Equatable, CustomStringConvertible {
+    public var name: String
+    public var fraction: Double
+    /// Screens and groups split in all.
+    public var screens: Int
+    public var groups: Int
+    /// Fractions that give every part at least one group, in the order of the parts; nil when
+    /// there are fewer groups than parts.
+    public var suggestedFractions: [Double]?
+
+    public var description: String {
+        let why = "\(screens) screens come from \(groups) group\(groups == 1 ? "" : "s") (apps), a group is never divided, "
+            + String(format: "and %.3g of them is less than one whole group", fraction * Double(groups))
+        let fix = suggestedFractions.map { "; try --fractions " + $0.map { String(format: "%.3g", $0) }.joined(separator: ",") + " or data with more groups" }
+            ?? "; use at most \(groups) part\(groups == 1 ? "" : "s") (--fractions and --names) or data with more groups"
+        return String(format: "part '%@' (fraction %.3g) is empty: ", name, fraction) + why + fix
+    }
+}
+
 extension GroupSplit {
+    /// The parts with a positive fraction that `report` leaves without screens.
+    public func emptyParts(in report: Report) -> [EmptyPart] {
+        let groups = report.groups.reduce(0, +), screens = report.images.reduce(0, +)
+        let wanted = parts.indices.filter { parts[$0].fraction > 0 }
+        // One group's worth for each small part, the rest to the largest: every part gets a group.
+        var suggestion: [Double]? = nil
+        if groups >= wanted.count, let largest = wanted.max(by: { parts[$0].fraction < parts[$1].fraction }) {
+            let floor = 1 / Double(groups)
+            var f = parts.map { $0.fraction > 0 ? max($0.fraction, floor) : 0 }
+            f[largest] = max(0, 1 - f.indices.filter { $0 != largest }.reduce(0) { $0 + f[$1] })
+            suggestion = f[largest] >= floor ? f : parts.map { $0.fraction > 0 ? 1 / Double(wanted.count) : 0 }
+        }
+        return wanted.filter { report.images[$0] == 0 }.map {
+            EmptyPart(name: parts[$0].name, fraction: parts[$0].fraction, screens: screens, groups: groups, suggestedFractions: suggestion)
+        }
+    }
+
     /// Splits `set` by group and writes each part's screens, in the set's order, as shards
     /// `folder/<part>/<part>-00000.h5`, ...; `progress` gets (part, screens written, screens in the part).
     public func write(_ set: ShardSet, to folder: URL, shardSize: Int,

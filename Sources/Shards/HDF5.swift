@@ -113,6 +113,9 @@ enum HDF5 {
         return try readStrings(fileType: fileType, count: count) { mem, buf in H5Dread(dataset.id, mem, hid_t(H5S_ALL), hid_t(H5S_ALL), hid_t(H5P_DEFAULT), buf) }
     }
 
+    /// The most bytes of fixed-length strings read in one call (1 GB).
+    static let maximumStringBytes = 1 << 30
+
     /// Strings of either layout, read by `read(memType, buffer)`.
     private static func readStrings(fileType: Handle, count: Int, read: (hid_t, UnsafeMutableRawPointer?) -> herr_t) throws -> [String] {
         guard count > 0 else { return [] }
@@ -125,7 +128,12 @@ enum HDF5 {
             return pointers.map { $0.map { String(cString: $0) } ?? "" }
         }
         let size = Int(H5Tget_size(fileType.id))
-        var bytes = [UInt8](repeating: 0, count: size * count)
+        // A fixed length is declared by the file: its product with the count is checked before allocating.
+        let (total, overflow) = size.multipliedReportingOverflow(by: count)
+        guard !overflow, total <= maximumStringBytes else {
+            throw HDF5Failure("read strings: \(count) strings of \(size) bytes each are more than the \(maximumStringBytes >> 20) MB read at once")
+        }
+        var bytes = [UInt8](repeating: 0, count: total)
         try bytes.withUnsafeMutableBytes { try check(read(memType.id, $0.baseAddress), "read the strings") }
         return (0..<count).map { i in
             let field = bytes[(i * size)..<((i + 1) * size)]

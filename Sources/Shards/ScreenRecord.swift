@@ -2,6 +2,11 @@ import Boxes
 import Images
 
 /// One annotated screen: its image, boxes and labels, as a shard stores them.
+///
+/// The six optional arrays are the ground truth of screen descriptions
+/// (screen-description.md, "Ground truth in shards"): one value per box, nil
+/// when the screen does not have that dataset. `-1` means none, not applicable
+/// or unknown, as in the file.
 public struct ScreenRecord: Equatable, Sendable {
     public var imageID: String
     /// The app the screen comes from; splits keep each group on one side.
@@ -15,9 +20,24 @@ public struct ScreenRecord: Equatable, Sendable {
     public var scores: [Float]?
     /// Width and height before the screenshot was resized for storage.
     public var originalSize: Size?
+    /// `group_index`: the group a box belongs to within its screen; boxes with the same index form one element.
+    public var groupIndex: [Int32]?
+    /// `nav_order`: the rank of the box's top-level element in the reference navigation order (members of a
+    /// group share it); `-1` outside the order (behind a shown dialog).
+    public var navOrder: [Int32]?
+    /// `selected`: 1 selected, 0 not, -1 not applicable.
+    public var selected: [Int8]?
+    /// `interactive`: 1 can be activated, 0 cannot, -1 unknown.
+    public var interactive: [Int8]?
+    /// `texts`: the string a text box shows, lines joined by `\n`; empty for other classes.
+    public var texts: [String]?
+    /// `group_kinds`: `tab_button` or `group` for a grouped box, empty for none.
+    public var groupKinds: [String]?
 
     public init(imageID: String, groupID: String, image: RGBImage?, boxes: [Box], labels: [Int32],
-                scores: [Float]? = nil, originalSize: Size? = nil) {
+                scores: [Float]? = nil, originalSize: Size? = nil,
+                groupIndex: [Int32]? = nil, navOrder: [Int32]? = nil, selected: [Int8]? = nil, interactive: [Int8]? = nil,
+                texts: [String]? = nil, groupKinds: [String]? = nil) {
         precondition(boxes.count == labels.count, "\(boxes.count) boxes, \(labels.count) labels")
         self.imageID = imageID
         self.groupID = groupID
@@ -26,6 +46,12 @@ public struct ScreenRecord: Equatable, Sendable {
         self.labels = labels
         self.scores = scores
         self.originalSize = originalSize
+        self.groupIndex = groupIndex
+        self.navOrder = navOrder
+        self.selected = selected
+        self.interactive = interactive
+        self.texts = texts
+        self.groupKinds = groupKinds
     }
 }
 
@@ -35,3 +61,44 @@ public let defaultClassNames = [
     "page_control", "picture", "segmented_control", "slider", "text", "text_field",
     "toggle_unselected", "toggle_selected",
 ]
+
+extension ScreenRecord {
+    /// The screenshot as it was before storage: the stored image is letterboxed (top-left,
+    /// padded right and bottom), so its scaled region is cropped and resized back to
+    /// `originalSize`. Without an original size (or an image) the stored image is returned.
+    public func originalImage() -> RGBImage? {
+        guard let image else { return nil }
+        guard let original = originalSize, original != image.size, original.width > 0, original.height > 0 else { return image }
+        let scale = Letterbox(original: original, target: image.size).scale
+        let width = max(1, min(image.width, Int((Float(original.width) * scale).rounded())))
+        let height = max(1, min(image.height, Int((Float(original.height) * scale).rounded())))
+        return image.cropped(x0: 0, y0: 0, x1: width, y1: height).resized(to: original)
+    }
+}
+
+/// The rules of the optional description datasets (screen-description.md, "Ground truth in shards"),
+/// in one place for the writer and the reader.
+enum DescriptionDatasets {
+    /// The group kinds a shard may name; the empty string means no group.
+    static let kindNames: Set<String> = ["", "tab_button", "group"]
+
+    /// The first value that breaks the rules, as (dataset, row, reason), or nil. Rows count from 0 in the
+    /// arrays given; every array given must have the same length (callers check lengths first).
+    static func fault(groupIndex: [Int32]?, navOrder: [Int32]?, selected: [Int8]?, interactive: [Int8]?,
+                      groupKinds: [String]?) -> (dataset: String, row: Int, reason: String)? {
+        if let i = groupIndex?.firstIndex(where: { $0 < -1 }) { return ("group_index", i, "\(groupIndex![i]) is below -1 (-1 means no group)") }
+        if let i = navOrder?.firstIndex(where: { $0 < -1 }) { return ("nav_order", i, "\(navOrder![i]) is below -1 (-1 means outside the order)") }
+        if let i = selected?.firstIndex(where: { !(-1...1).contains($0) }) { return ("selected", i, "\(selected![i]) is not -1, 0 or 1") }
+        if let i = interactive?.firstIndex(where: { !(-1...1).contains($0) }) { return ("interactive", i, "\(interactive![i]) is not -1, 0 or 1") }
+        if let kinds = groupKinds {
+            if let i = kinds.firstIndex(where: { !kindNames.contains($0) }) {
+                return ("group_kinds", i, "\"\(kinds[i])\" is not tab_button, group or empty")
+            }
+            if let index = groupIndex, let i = kinds.indices.first(where: { kinds[$0].isEmpty != (index[$0] == -1) }) {
+                return ("group_kinds", i, index[i] == -1 ? "\"\(kinds[i])\" names the group of a box without one (group_index -1)"
+                                                       : "is empty for a box of group \(index[i]) (a grouped box names its group's kind)")
+            }
+        }
+        return nil
+    }
+}

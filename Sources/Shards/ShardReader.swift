@@ -25,6 +25,14 @@ public final class ShardReader {
     public let boxes: [Box]
     public let labels: [Int32]
     public let scores: [Float]?
+    /// The optional description datasets (screen-description.md, "Ground truth in shards"), one value
+    /// per box like `labels`; nil where the shard does not have them.
+    public let groupIndex: [Int32]?
+    public let navOrder: [Int32]?
+    public let selected: [Int8]?
+    public let interactive: [Int8]?
+    public let texts: [String]?
+    public let groupKinds: [String]?
     public var isDetectionShard: Bool { scores != nil }
 
     private let file: HDF5.Handle
@@ -39,6 +47,7 @@ public final class ShardReader {
         (file, images, imageDims, classNames, count, imageSize) = (p.file, p.images, p.imageDims, p.classNames, p.count, p.imageSize)
         (imageIDs, groupIDs, originalSizes) = (p.imageIDs, p.groupIDs, p.originalSizes)
         (boxOffsets, boxes, labels, scores) = (p.boxOffsets, p.boxes, p.labels, p.scores)
+        (groupIndex, navOrder, selected, interactive, texts, groupKinds) = (p.groupIndex, p.navOrder, p.selected, p.interactive, p.texts, p.groupKinds)
     }
 
     /// Everything `parse` validates, before it becomes a reader.
@@ -53,6 +62,9 @@ public final class ShardReader {
         var originalSizes: [Size]? = nil
         var boxOffsets: [Int] = [], boxes: [Box] = [], labels: [Int32] = []
         var scores: [Float]? = nil
+        var groupIndex: [Int32]? = nil, navOrder: [Int32]? = nil
+        var selected: [Int8]? = nil, interactive: [Int8]? = nil
+        var texts: [String]? = nil, groupKinds: [String]? = nil
     }
 
     private static func parse(_ url: URL) throws -> Parsed {
@@ -111,10 +123,18 @@ public final class ShardReader {
 
         guard idsDims.count == 1 else { throw ShardError.wrongShape(path: path, dataset: "image_ids", found: idsDims, expected: "(N,)") }
         let n = idsDims[0]
+        // HDF5 lets a file of a few hundred bytes declare any size (unwritten chunks read as the fill
+        // value): counts are checked against ShardLimits before anything of that size is allocated.
+        if let problem = ShardLimits.problem(screens: n, boxes: boxesDims.first ?? 0) {
+            throw ShardError.invalidValue(path: path, dataset: problem.dataset, index: 0, reason: problem.reason)
+        }
         p.count = n
         if let (ds, dims) = imagesDS {
             guard dims.count == 4, dims[0] == n, dims[3] == 3, dims[1] > 0, dims[2] > 0 else {
                 throw ShardError.wrongShape(path: path, dataset: "images", found: dims, expected: "(\(n), H, W, 3) to match image_ids")
+            }
+            if let problem = ImageLimits.problem(Size(width: dims[2], height: dims[1])) {
+                throw ShardError.invalidValue(path: path, dataset: "images", index: 0, reason: problem)
             }
             let t = try Result { try HDF5.elementType(ds) }.mapError(fail("images")).get()
             guard t.cls == H5T_INTEGER, t.size == 1, t.unsigned else {
@@ -144,7 +164,7 @@ public final class ShardReader {
         let offsets = try Result { try HDF5.read(offsetsDS, count: n + 1, memType: H5T_NATIVE_INT64_g, as: Int64.self, zero: 0) }
             .mapError(fail("box_offsets")).get().map { Int($0) }
         guard offsets[0] == 0 else { throw ShardError.invalidValue(path: path, dataset: "box_offsets", index: 0, reason: "is \(offsets[0]), must be 0") }
-        for i in 1...n where offsets[i] < offsets[i - 1] {
+        for i in 1..<(n + 1) where offsets[i] < offsets[i - 1] {  // 1...n traps on an empty shard
             throw ShardError.invalidValue(path: path, dataset: "box_offsets", index: i,
                                           reason: "\(offsets[i]) is less than the previous \(offsets[i - 1]) (offsets must not decrease)")
         }
@@ -205,6 +225,36 @@ public final class ShardReader {
         } else {
             p.originalSizes = nil
         }
+
+        // The description datasets: optional, one value per box, values checked.
+        func perBox<T>(_ name: String, _ read: (HDF5.Handle) throws -> [T]) throws -> [T]? {
+            guard let (ds, dims) = try open(name, required: false) else { return nil }
+            guard dims == [m] else { throw ShardError.wrongShape(path: path, dataset: name, found: dims, expected: "(\(m),) to match boxes") }
+            return try Result { try read(ds) }.mapError(fail(name)).get()
+        }
+        func integers<T>(_ name: String, memType: hid_t, as: T.Type, zero: T) throws -> [T]? {
+            try perBox(name) { ds in
+                try requireNumeric(ds, name, float: false)
+                return try HDF5.read(ds, count: m, memType: memType, as: T.self, zero: zero)
+            }
+        }
+        func strings(_ name: String) throws -> [String]? {
+            try perBox(name) { ds in
+                let t = try HDF5.elementType(ds)
+                guard t.cls == H5T_STRING else { throw ShardError.wrongType(path: path, dataset: name, found: describe(t.cls), expected: "strings") }
+                return try HDF5.readStrings(ds, count: m)
+            }
+        }
+        p.groupIndex = try integers("group_index", memType: H5T_NATIVE_INT32_g, as: Int32.self, zero: 0)
+        p.navOrder = try integers("nav_order", memType: H5T_NATIVE_INT32_g, as: Int32.self, zero: 0)
+        p.selected = try integers("selected", memType: H5T_NATIVE_INT8_g, as: Int8.self, zero: 0)
+        p.interactive = try integers("interactive", memType: H5T_NATIVE_INT8_g, as: Int8.self, zero: 0)
+        p.texts = try strings("texts")
+        p.groupKinds = try strings("group_kinds")
+        if let (name, row, reason) = DescriptionDatasets.fault(groupIndex: p.groupIndex, navOrder: p.navOrder, selected: p.selected,
+                                                               interactive: p.interactive, groupKinds: p.groupKinds) {
+            throw ShardError.invalidValue(path: path, dataset: name, index: row, reason: reason)
+        }
         return p
     }
 
@@ -231,7 +281,10 @@ public final class ShardReader {
             imageID: imageIDs[index], groupID: groupIDs[index],
             image: withImage && images != nil ? try image(at: index) : nil,
             boxes: Array(boxes[r]), labels: Array(labels[r]), scores: scores.map { Array($0[r]) },
-            originalSize: originalSizes?[index])
+            originalSize: originalSizes?[index],
+            groupIndex: groupIndex.map { Array($0[r]) }, navOrder: navOrder.map { Array($0[r]) },
+            selected: selected.map { Array($0[r]) }, interactive: interactive.map { Array($0[r]) },
+            texts: texts.map { Array($0[r]) }, groupKinds: groupKinds.map { Array($0[r]) })
     }
 
     /// Reads every image once, so that damage anywhere in the pixel data is found now.
@@ -253,5 +306,22 @@ public final class ShardReader {
         case H5T_COMPOUND: return "compound records"
         default: return "values of HDF5 class \(cls.rawValue)"
         }
+    }
+}
+
+/// The largest counts a shard may declare, so that a crafted file cannot make the reader allocate
+/// without bound. Both are far above real shards (the writer rolls over at a few thousand screens);
+/// raise them here for larger ones.
+public enum ShardLimits {
+    /// Screens per shard.
+    public static let maximumScreens = 10_000_000
+    /// Boxes per shard (16 bytes each, plus the description datasets).
+    public static let maximumBoxes = 100_000_000
+
+    /// Why a shard declaring `screens` screens and `boxes` boxes is refused, or nil.
+    public static func problem(screens: Int, boxes: Int) -> (dataset: String, reason: String)? {
+        if screens > maximumScreens { return ("image_ids", "declares \(screens) screens, more than the \(maximumScreens) a shard may hold (ShardLimits)") }
+        if boxes > maximumBoxes { return ("boxes", "declares \(boxes) boxes, more than the \(maximumBoxes) a shard may hold (ShardLimits)") }
+        return nil
     }
 }

@@ -17,6 +17,8 @@ public final class ShardWriter {
     private var file: HDF5.Handle?
     private var images: HDF5.Handle?
     private var records: [ScreenRecord] = []
+    /// Boxes appended so far: the row of the next record's first box.
+    private var labelCount = 0
     private var finished = false
 
     /// Starts a shard of `imageSize` images (nil: a detection shard without images).
@@ -54,6 +56,17 @@ public final class ShardWriter {
         if let bad = record.labels.firstIndex(where: { $0 < 0 || Int($0) >= classNames.count }) {
             throw ShardError.invalidValue(path: url.path, dataset: "labels", index: bad, reason: "label \(record.labels[bad]) of '\(record.imageID)' is outside the vocabulary")
         }
+        let m = record.boxes.count
+        let lengths: [(String, Int?)] = [("scores", record.scores?.count), ("group_index", record.groupIndex?.count), ("nav_order", record.navOrder?.count),
+                                         ("selected", record.selected?.count), ("interactive", record.interactive?.count),
+                                         ("texts", record.texts?.count), ("group_kinds", record.groupKinds?.count)]
+        for case let (name, count?) in lengths where count != m {
+            throw ShardError.invalidValue(path: url.path, dataset: name, index: labelCount, reason: "'\(record.imageID)' has \(count) values for its \(m) boxes")
+        }
+        if let (name, row, reason) = DescriptionDatasets.fault(groupIndex: record.groupIndex, navOrder: record.navOrder, selected: record.selected,
+                                                               interactive: record.interactive, groupKinds: record.groupKinds) {
+            throw ShardError.invalidValue(path: url.path, dataset: name, index: labelCount + row, reason: "box \(row) of '\(record.imageID)': \(reason)")
+        }
         if let images, let size = imageSize {
             guard let image = record.image, image.size == size else {
                 throw ShardError.writeFailed(path: url.path, reason: "image '\(record.imageID)' is \(record.image.map { "\($0.size)" } ?? "missing"), the shard stores \(size)")
@@ -70,6 +83,7 @@ public final class ShardWriter {
         var kept = record
         kept.image = nil  // pixels are in the file already
         records.append(kept)
+        labelCount += m
     }
 
     /// Writes the annotations and attributes, closes the file, and moves it into place.
@@ -99,6 +113,18 @@ public final class ShardWriter {
                 let sizes = records.flatMap { [Int32($0.originalSize!.width), Int32($0.originalSize!.height)] }
                 try HDF5.write(f, "original_sizes", sizes, dims: [n, 2], fileType: H5T_STD_I32LE_g, memType: H5T_NATIVE_INT32_g)
             }
+            // The description datasets, each written when every screen has it (like original_sizes):
+            // a screen without it would otherwise claim "no group", "outside the order", ...
+            func every<T>(_ field: (ScreenRecord) -> [T]?) -> [T]? {
+                guard n > 0, records.allSatisfy({ field($0) != nil }) else { return nil }
+                return records.flatMap { field($0)! }
+            }
+            if let v = every(\.groupIndex) { try HDF5.write(f, "group_index", v, dims: [m], fileType: H5T_STD_I32LE_g, memType: H5T_NATIVE_INT32_g) }
+            if let v = every(\.navOrder) { try HDF5.write(f, "nav_order", v, dims: [m], fileType: H5T_STD_I32LE_g, memType: H5T_NATIVE_INT32_g) }
+            if let v = every(\.selected) { try HDF5.write(f, "selected", v, dims: [m], fileType: H5T_STD_I8LE_g, memType: H5T_NATIVE_INT8_g) }
+            if let v = every(\.interactive) { try HDF5.write(f, "interactive", v, dims: [m], fileType: H5T_STD_I8LE_g, memType: H5T_NATIVE_INT8_g) }
+            if let v = every(\.texts) { try HDF5.writeStrings(f, "texts", v) }
+            if let v = every(\.groupKinds) { try HDF5.writeStrings(f, "group_kinds", v) }
             try HDF5.writeStringAttribute(f, "format", ["screen-shard"], scalar: true)
             try HDF5.writeIntAttribute(f, "version", 1)
             try HDF5.writeStringAttribute(f, "class_names", classNames, scalar: false)

@@ -127,7 +127,7 @@ public struct CheckpointStore {
     }
 
     /// Step folders no link points at are deleted (and leftovers of interrupted writes).
-    func prune() {
+    public func prune() {
         let fm = FileManager.default
         let keep = Set([last, best].compactMap { try? fm.destinationOfSymbolicLink(atPath: $0.path) })
         for item in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {

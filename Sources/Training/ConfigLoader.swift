@@ -1,197 +1,43 @@
+import ConfigFiles
 import Detection
 import Foundation
-import Yams
 
-/// Why a run config was refused: the file (or `--set`), the dotted key, and what was wrong.
-public struct ConfigError: Error, CustomStringConvertible, Equatable {
-    public let source: String
-    public let key: String
-    public let problem: String
-    public init(source: String, key: String, problem: String) {
-        self.source = source
-        self.key = key
-        self.problem = problem
-    }
-    public var description: String { key.isEmpty ? "\(source): \(problem)" : "\(source): \(key): \(problem)" }
-}
+@_exported import struct ConfigFiles.ConfigError
 
-/// Reads run configs strictly: the file is laid over the defaults of `RunConfig()`, so a key
-/// the defaults do not have is an error (with the keys that would fit), a value of the wrong
-/// type is an error naming its key, and so is an impossible value.
+/// Run configs read strictly (`StrictConfig`): laid over the defaults of `RunConfig()`, every
+/// impossible value refused with its dotted key.
 public enum ConfigLoader {
+    static let strict = StrictConfig(defaults: RunConfig(), choices: [
+        "loss.class_balance": LossConfig.Balance.allCases.map(\.rawValue),
+        "optimizer.name": OptimizerConfig.Kind.allCases.map(\.rawValue),
+        "schedule.name": ScheduleConfig.Kind.allCases.map(\.rawValue),
+    ]) { $0.problems() }
+
     /// The config of `url` with `overrides` ("dotted.key=value", the value in YAML) applied after it.
-    public static func load(_ url: URL?, overrides: [String] = []) throws -> RunConfig {
-        let source = url?.path ?? "defaults"
-        var tree = try defaultsTree()
-        if let url {
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ConfigError(source: url.path, key: "", problem: "cannot read the file")
-            }
-            tree = try laid(yaml: text, over: tree, source: url.path)
-        }
-        for item in overrides {
-            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
-                throw ConfigError(source: "--set", key: item, problem: "expected key=value, e.g. optimizer.learning_rate=0.01")
-            }
-            let keys = item[..<eq].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            let valueText = String(item[item.index(after: eq)...])
-            guard !keys.contains("") else { throw ConfigError(source: "--set", key: String(item[..<eq]), problem: "empty key part") }
-            let value: Node
-            do { value = try Yams.compose(yaml: valueText) ?? Node.scalar(Node.Scalar("null", Tag(.null))) } catch {
-                throw ConfigError(source: "--set", key: keys.joined(separator: "."), problem: "value '\(valueText)' is not valid YAML")
-            }
-            var nested: Node = value
-            for key in keys.reversed() { nested = Node.mapping(Node.Mapping([(Node(key), nested)])) }
-            tree = try merge(tree, nested, path: [], source: "--set")
-        }
-        return try decode(tree, source: url == nil && !overrides.isEmpty ? "--set" : source)
-    }
+    public static func load(_ url: URL?, overrides: [String] = []) throws -> RunConfig { try strict.load(url, overrides: overrides) }
 
     /// A config from YAML text (as saved in a run folder), with the same checks.
-    public static func load(yaml: String, source: String) throws -> RunConfig {
-        try decode(try laid(yaml: yaml, over: try defaultsTree(), source: source), source: source)
-    }
-
-    /// The YAML text's keys laid over `tree`.
-    static func laid(yaml: String, over tree: Node, source: String) throws -> Node {
-        let node: Node?
-        do { node = try Yams.compose(yaml: yaml) } catch { throw ConfigError(source: source, key: "", problem: "not valid YAML (\(error))") }
-        return try node.map { try merge(tree, $0, path: [], source: source) } ?? tree
-    }
+    public static func load(yaml: String, source: String) throws -> RunConfig { try strict.load(yaml: yaml, source: source) }
 
     /// The config as YAML, every key written out: what a run folder keeps.
-    public static func yaml(_ config: RunConfig) throws -> String {
-        guard let node = try Yams.compose(yaml: try YAMLEncoder().encode(config)) else { return "" }
-        return try Yams.serialize(node: plainNumbers(node))
-    }
+    public static func yaml(_ config: RunConfig) throws -> String { try StrictConfig<RunConfig>.yaml(config) }
 
-    /// Numbers as a person writes them: Yams prints floats in scientific notation, and a
-    /// float32 field as its double expansion to 15 digits (0.1 as 1.00000001490116e-1). A value
-    /// that is such an expansion is written as the shortest text that reads back to its float32.
-    static func plainNumbers(_ node: Node) -> Node {
-        switch node {
-        case .scalar(let s):
-            guard s.style == .plain, s.string.contains(where: { $0 == "e" || $0 == "." }), let d = Double(s.string), d.isFinite else { return node }
-            let asFloat = String(format: "%.15g", Double(Float(d))) == String(format: "%.15g", d)
-            let text = asFloat ? "\(Float(d))" : "\(d)"
-            return .scalar(Node.Scalar(text, s.tag, s.style))
-        case .mapping(let m):
-            return .mapping(Node.Mapping(m.map { ($0.key, plainNumbers($0.value)) }, m.tag, m.style))
-        case .sequence(let q):
-            return .sequence(Node.Sequence(q.map(plainNumbers), q.tag, q.style))
+    /// Every key of a run config with its default, generated from `RunConfig()` (so the list
+    /// cannot drift from the code): one line per section, for `uidetect train --help`.
+    public static func keyListing() -> String {
+        var sections: [(name: String, items: [String])] = []
+        for (key, value) in strict.defaultKeys() {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            let (section, rest) = parts.count == 2 ? (parts[0], parts[1]) : ("top level", parts[0])
+            let item = "\(rest) (\(value))"
+            // Top-level keys are spread between the sections in the type: one line gathers them.
+            if let k = sections.firstIndex(where: { $0.name == section }) { sections[k].items.append(item) } else { sections.append((section, [item])) }
         }
+        return sections.map { "\($0.name): " + $0.items.joined(separator: ", ") }.joined(separator: "\n")
     }
 
     /// The dotted keys at which two configs differ (a resumed run refuses a changed config by them).
     public static func differingKeys(_ a: RunConfig, _ b: RunConfig) -> [String] {
-        guard a != b, let na = try? Yams.compose(yaml: yaml(a)), let nb = try? Yams.compose(yaml: yaml(b)) else { return [] }
-        var out: [String] = []
-        func walk(_ x: Node?, _ y: Node?, _ path: [String]) {
-            if case .mapping(let mx)? = x, case .mapping(let my)? = y {
-                let keys = Set(mx.keys.compactMap(\.string) + my.keys.compactMap(\.string))
-                for k in keys.sorted() { walk(mx[k], my[k], path + [k]) }
-                return
-            }
-            let sx = x.flatMap { try? Yams.serialize(node: $0) }, sy = y.flatMap { try? Yams.serialize(node: $0) }
-            if sx != sy { out.append(path.joined(separator: ".")) }
-        }
-        walk(na, nb, [])
-        return out
+        a == b ? [] : StrictConfig<RunConfig>.differingKeys(a, b)
     }
-
-    static func defaultsTree() throws -> Node {
-        guard let node = try Yams.compose(yaml: try yaml(RunConfig())) else { fatalError("the default config does not encode") }
-        return node
-    }
-
-    /// `over` laid over `base`: mappings merge key by key; anything else replaces.
-    static func merge(_ base: Node, _ over: Node, path: [String], source: String) throws -> Node {
-        guard case .mapping(var mapping) = base else { return over }
-        let here = path.joined(separator: ".")
-        guard case .mapping(let overMapping) = over else {
-            if case .scalar(let s) = over, s.string == "null" || s.string == "~" || s.string.isEmpty { return base }
-            throw ConfigError(source: source, key: here, problem: "expected a mapping of keys (\(known(mapping))), found \(describe(over))\(line(over))")
-        }
-        for (keyNode, value) in overMapping {
-            guard let key = keyNode.string else {
-                throw ConfigError(source: source, key: here, problem: "keys must be strings\(line(keyNode))")
-            }
-            let full = (path + [key]).joined(separator: ".")
-            guard let existing = mapping[key] else {
-                throw ConfigError(source: source, key: full, problem: "unknown key\(line(keyNode)); \(here.isEmpty ? "the top level" : here) has \(known(mapping))")
-            }
-            mapping[key] = try merge(existing, value, path: path + [key], source: source)
-        }
-        return .mapping(mapping)
-    }
-
-    static func decode(_ tree: Node, source: String) throws -> RunConfig {
-        let text = try Yams.serialize(node: tree)
-        let config: RunConfig
-        do { config = try YAMLDecoder().decode(RunConfig.self, from: text) } catch let error as DecodingError {
-            throw describe(error, tree: tree, source: source)
-        }
-        if let p = config.problems().first { throw ConfigError(source: source, key: p.key, problem: p.problem) }
-        return config
-    }
-
-    static func describe(_ error: DecodingError, tree: Node, source: String) -> ConfigError {
-        func path(_ codingPath: [CodingKey]) -> String {
-            var text = ""
-            for key in codingPath {
-                if let i = key.intValue { text += "[\(i)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
-            return text
-        }
-        func value(_ codingPath: [CodingKey]) -> String {
-            var node: Node? = tree
-            for k in codingPath {
-                if let i = k.intValue, case .sequence(let s)? = node { node = i < s.count ? s[i] : nil } else { node = node?.mapping?[k.stringValue] }
-            }
-            return node.map { "\(describe($0))\(line($0))" } ?? "nothing"
-        }
-        switch error {
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return ConfigError(source: source, key: path(context.codingPath), problem: "expected \(typeName(type)), found \(value(context.codingPath))")
-        case .dataCorrupted(let context):
-            let key = path(context.codingPath)
-            let found = value(context.codingPath)
-            if let choices = choices[key] { return ConfigError(source: source, key: key, problem: "\(found) is not one of \(choices.joined(separator: ", "))") }
-            return ConfigError(source: source, key: key, problem: "cannot read \(found): \(context.debugDescription)")
-        case .keyNotFound(let key, let context):
-            return ConfigError(source: source, key: path(context.codingPath + [key]), problem: "missing")
-        @unknown default:
-            return ConfigError(source: source, key: "", problem: "\(error)")
-        }
-    }
-
-    /// The allowed values of the keys that take one of a few words.
-    static let choices: [String: [String]] = [
-        "loss.class_balance": LossConfig.Balance.allCases.map(\.rawValue),
-        "optimizer.name": OptimizerConfig.Kind.allCases.map(\.rawValue),
-        "schedule.name": ScheduleConfig.Kind.allCases.map(\.rawValue),
-    ]
-
-    static func typeName(_ type: Any.Type) -> String {
-        let name = String(describing: type)
-        switch name {
-        case "Int", "UInt64", "Int32": return "an integer"
-        case "Float", "Double": return "a number"
-        case "Bool": return "true or false"
-        case "String": return "a string"
-        default: return name.hasPrefix("Array") ? "a list" : name.hasPrefix("Dictionary") ? "a mapping" : name
-        }
-    }
-
-    static func describe(_ node: Node) -> String {
-        switch node {
-        case .scalar(let s): return "'\(s.string)'"
-        case .mapping: return "a mapping"
-        case .sequence: return "a list"
-        }
-    }
-
-    static func line(_ node: Node) -> String { node.mark.map { " (line \($0.line))" } ?? "" }
-
-    static func known(_ mapping: Node.Mapping) -> String { mapping.keys.compactMap(\.string).joined(separator: ", ") }
 }

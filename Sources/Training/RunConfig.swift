@@ -75,8 +75,11 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// Impossible values, each naming its dotted key.
     public func problems() -> [(key: String, problem: String)] {
         var out: [(String, String)] = model.problems().map { ("model." + $0.key, $0.problem) }
-        if batchSize < 1 { out.append(("batch_size", "must be at least 1, got \(batchSize)")) }
-        if steps < 1 { out.append(("steps", "must be at least 1, got \(steps)")) }
+        if let problem = Self.nameProblem(name) { out.append(("name", problem)) }
+        if !(1...4096).contains(batchSize) { out.append(("batch_size", "must lie in 1...4096, got \(batchSize)")) }
+        if !(1...100_000_000).contains(steps) { out.append(("steps", "must lie in 1...100000000, got \(steps)")) }
+        if threads > 1024 { out.append(("threads", "must be at most 1024, got \(threads)")) }
+        if data.workers > 64 { out.append(("data.workers", "must be at most 64, got \(data.workers)")) }
         if evalInterval < 0 { out.append(("eval_interval", "must be 0 or more, got \(evalInterval)")) }
         if checkpointInterval < 1 { out.append(("checkpoint_interval", "must be at least 1, got \(checkpointInterval)")) }
         if logInterval < 1 { out.append(("log_interval", "must be at least 1, got \(logInterval)")) }
@@ -88,6 +91,12 @@ public struct RunConfig: Codable, Equatable, Sendable {
         out += optimizer.problems().map { ("optimizer." + $0.0, $0.1) }
         out += schedule.problems(steps: steps).map { ("schedule." + $0.0, $0.1) }
         let a = augmentation
+        for (key, value, limit) in [("brightness", a.brightness, Float(1)), ("contrast", a.contrast, 1), ("saturation", a.saturation, 1), ("hue", a.hue, 0.5)]
+        where !(value >= 0 && value <= limit) {
+            out.append(("augmentation.\(key)", "must lie in [0, \(limit)], got \(value)"))
+        }
+        if !(a.scaleMax <= 8) { out.append(("augmentation.scale_max", "must be at most 8, got \(a.scaleMax)")) }
+        if a.copyPasteMaxPerImage > 100 { out.append(("augmentation.copy_paste_max_per_image", "must be at most 100")) }
         if !(a.scaleMin > 0 && a.scaleMin <= a.scaleMax) { out.append(("augmentation.scale_min", "must be positive and at most scale_max")) }
         if !(a.minVisibleFraction >= 0 && a.minVisibleFraction <= 1) { out.append(("augmentation.min_visible_fraction", "must lie in [0, 1]")) }
         if a.copyPasteMaxPerImage < 0 { out.append(("augmentation.copy_paste_max_per_image", "must be 0 or more")) }
@@ -121,6 +130,18 @@ public struct EMAConfig: Codable, Equatable, Sendable {
         if !(decay > 0 && decay < 1) { out.append(("decay", "must lie in (0, 1), got \(decay)")) }
         if warmupSteps < 1 { out.append(("warmup_steps", "must be at least 1, got \(warmupSteps)")) }
         return out
+    }
+}
+
+extension RunConfig {
+    /// Why `name` cannot name a folder under `--runs`, if it cannot: it must stay inside it.
+    public static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty || name == "." || name == ".." { return "must name a folder, got '\(name)'" }
+        if name.contains("/") || name.contains("\\") { return "'\(name)' must be a single folder name (no '/'): runs stay inside --runs" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "must not hold control characters" }
+        if name.hasPrefix(".") { return "'\(name)' must not start with '.' (hidden and temporary folders do)" }
+        if name.utf8.count > 200 { return "is longer than 200 bytes" }
+        return nil
     }
 }
 
@@ -188,13 +209,14 @@ public struct OptimizerConfig: Codable, Equatable, Sendable {
 
     func problems() -> [(String, String)] {
         var out: [(String, String)] = []
-        if !(learningRate > 0) || !learningRate.isFinite { out.append(("learning_rate", "must be positive and finite, got \(learningRate)")) }
+        // Finite is the limit: a huge rate is a user's experiment, and a diverging run stops naming the step.
+        if !(learningRate > 0 && learningRate.isFinite) { out.append(("learning_rate", "must be positive and finite, got \(learningRate)")) }
         if !(momentum >= 0 && momentum < 1) { out.append(("momentum", "must lie in [0, 1), got \(momentum)")) }
-        if !(weightDecay >= 0) { out.append(("weight_decay", "must be 0 or more, got \(weightDecay)")) }
+        if !(weightDecay >= 0 && weightDecay <= 1) { out.append(("weight_decay", "must lie in [0, 1], got \(weightDecay)")) }
         if !(beta1 >= 0 && beta1 < 1) { out.append(("beta1", "must lie in [0, 1)")) }
         if !(beta2 >= 0 && beta2 < 1) { out.append(("beta2", "must lie in [0, 1)")) }
-        if !(epsilon > 0) { out.append(("epsilon", "must be positive")) }
-        if let c = clipGradNorm, !(c > 0) { out.append(("clip_grad_norm", "must be positive or null, got \(c)")) }
+        if !(epsilon > 0 && epsilon <= 1) { out.append(("epsilon", "must lie in (0, 1]")) }
+        if let c = clipGradNorm, !(c > 0 && c.isFinite) { out.append(("clip_grad_norm", "must be positive and finite, or null, got \(c)")) }
         return out
     }
 }
@@ -226,9 +248,9 @@ public struct ScheduleConfig: Codable, Equatable, Sendable {
         if warmupSteps < 0 { out.append(("warmup_steps", "must be 0 or more")) }
         if name == .warmupCosine && warmupSteps >= steps { out.append(("warmup_steps", "\(warmupSteps) must be fewer than steps = \(steps)")) }
         if !(warmupFactor > 0 && warmupFactor <= 1) { out.append(("warmup_factor", "must lie in (0, 1]")) }
-        if !(minLearningRate >= 0) { out.append(("min_learning_rate", "must be 0 or more")) }
-        if milestones.contains(where: { $0 < 1 }) { out.append(("milestones", "steps must be positive")) }
-        if !(gamma > 0) { out.append(("gamma", "must be positive")) }
+        if !(minLearningRate >= 0 && minLearningRate.isFinite) { out.append(("min_learning_rate", "must be 0 or more and finite")) }
+        if milestones.contains(where: { $0 < 1 }) || milestones.count > 1000 { out.append(("milestones", "steps must be positive (at most 1000 of them)")) }
+        if !(gamma > 0 && gamma <= 10) { out.append(("gamma", "must lie in (0, 10]")) }
         return out
     }
 }

@@ -1,3 +1,4 @@
+import Detection
 import Foundation
 
 /// A training run's folder and everything in it: `config.yaml` (the resolved config, written
@@ -23,14 +24,30 @@ public struct RunFolder: Sendable {
     /// The run's page: training curves above the latest validation.
     public var reportFile: URL { url.appendingPathComponent("report.html") }
 
-    /// A new run: the folder is created and the resolved config written; a folder that already
-    /// holds anything is refused (resume it instead, or choose another name).
-    public static func create(_ url: URL, config: RunConfig) throws -> RunFolder {
-        try ensureFree(url)
+    /// The lock a trainer holds while it uses the folder.
+    public var lockFile: URL { url.appendingPathComponent(".lock") }
+
+    /// True when the folder holds a run that never wrote a checkpoint (killed before its first):
+    /// it may be started again from nothing.
+    var hasNoCheckpoint: Bool {
+        FileManager.default.fileExists(atPath: configFile.path) && !FileManager.default.fileExists(atPath: checkpoints.last.path)
+    }
+
+    /// A new run: the folder is created and locked, and the resolved config written. A folder that
+    /// already holds a run with a checkpoint, or anything else, is refused (resume it instead, or
+    /// choose another name); a run that never wrote a checkpoint is cleared and started again.
+    public static func create(_ url: URL, config: RunConfig) throws -> (folder: RunFolder, lock: RunLock) {
         let folder = RunFolder(url)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let lock = try RunLock(folder)
+        let fm = FileManager.default
+        let items = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0 != ".lock" }
+        if !items.isEmpty {
+            guard folder.hasNoCheckpoint else { throw TrainingError.runExists(url.path) }
+            for item in items { try fm.removeItem(at: url.appendingPathComponent(item)) }
+        }
         try Data(try ConfigLoader.yaml(config).utf8).write(to: folder.configFile, options: .atomic)
-        return folder
+        return (folder, lock)
     }
 
     /// Keys a resumed run may change: more steps (to extend a finished or early-stopped run) and its patience.
@@ -41,6 +58,7 @@ public struct RunFolder: Sendable {
     /// config.yaml is rewritten with them and `extendedFrom` is the step count it had.
     public static func open(_ url: URL, expecting given: RunConfig?) throws -> (folder: RunFolder, config: RunConfig, extendedFrom: Int?) {
         let folder = RunFolder(url)
+        guard FileManager.default.fileExists(atPath: folder.configFile.path) else { throw TrainingError.notARun(url.path) }
         guard let text = try? String(contentsOf: folder.configFile, encoding: .utf8) else { throw TrainingError.notARun(url.path) }
         let saved = try ConfigLoader.load(yaml: text, source: folder.configFile.path)
         guard let given else { return (folder, saved, nil) }
@@ -58,6 +76,7 @@ public struct RunFolder: Sendable {
 public enum TrainingError: Error, CustomStringConvertible {
     case runExists(String)
     case notARun(String)
+    case runInUse(String, process: Int32?)
     case configChanged(String, keys: [String])
     case nonFinite(step: Int, what: String, lastCheckpoint: Int?, folder: String)
 
@@ -67,6 +86,8 @@ public enum TrainingError: Error, CustomStringConvertible {
             return "\(path) already exists: pass --resume to continue that run, or choose another --name"
         case .notARun(let path):
             return "\(path): not a run folder to resume (no config.yaml); start it without --resume"
+        case .runInUse(let path, let process):
+            return "\(path) is in use by \(process.map { "process \($0)" } ?? "another process") (a trainer holds its lock); wait for it to end, or choose another --name"
         case .configChanged(let path, let keys):
             return "\(path)/config.yaml: the run was started with another config (differs at \(keys.joined(separator: ", "))); a resumed run keeps its config, except that it may be extended with more steps (--set steps=N) or another patience"
         case .nonFinite(let step, let what, let last, let folder):
@@ -77,11 +98,36 @@ public enum TrainingError: Error, CustomStringConvertible {
 }
 
 extension RunFolder {
-    /// Refuses a folder that already holds anything (a run to resume, or something else).
+    /// Refuses a folder that already holds a run with a checkpoint, or anything that is not a run.
     static func ensureFree(_ url: URL) throws {
         let fm = FileManager.default
-        if fm.fileExists(atPath: url.path), !((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).isEmpty {
-            throw TrainingError.runExists(url.path)
-        }
+        let items = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0 != ".lock" }
+        if !items.isEmpty && !RunFolder(url).hasNoCheckpoint { throw TrainingError.runExists(url.path) }
     }
+}
+
+/// A run folder's lock (an advisory `flock` on `.lock`, holding the owner's process id): two
+/// trainers never use one run at once. Released when this is released or the process ends.
+public final class RunLock {
+    private let descriptor: Int32
+
+    /// Takes the lock of `folder`, or says which process holds it.
+    public init(_ folder: RunFolder) throws {
+        let path = folder.lockFile.path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CheckpointError(path: path, problem: "cannot open the lock file (\(String(cString: strerror(errno))))") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let n = read(fd, &buffer, buffer.count)
+            close(fd)
+            let holder = n > 0 ? Int32(String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+            throw TrainingError.runInUse(folder.path, process: holder)
+        }
+        ftruncate(fd, 0)
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { write(fd, $0, strlen($0)) }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
 }

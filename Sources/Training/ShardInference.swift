@@ -30,7 +30,7 @@ public enum ShardInference {
                 records.append(record); images.append(image)
             }
             let batch = ModelInput.batch(images, size: size)
-            let (logits, deltas) = Autodiff.withoutTape { detector.model.outputs(images: batch.images, mode: .inference) }
+            let (logits, deltas) = detector.outputs(images: batch.images)
             let found = SSDDetector.mapBack(detector.detect(logits: logits, deltas: deltas), batch.letterboxes)
             for (record, boxes) in zip(records, found) {
                 out += boxes.map { ScoredDetection(imageID: record.imageID, label: $0.label, score: Double($0.score), box: $0.box) }

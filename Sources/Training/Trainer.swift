@@ -26,6 +26,8 @@ public struct StepRecord {
     public var isBest = false
     /// The `metrics.csv` row this step wrote, if it wrote one (window means).
     public var loggedRow: MetricsLog.Row?
+    /// With an EMA, the validation mAP50 of the raw weights beside the average's.
+    public var rawWeightsMAP50: Double?
 }
 
 /// One validation screen as a person looks at it: the image, its true boxes and what was detected.
@@ -89,6 +91,8 @@ public final class Trainer {
 
     /// The processes of a data-parallel run; nil for one process.
     public let group: ProcessGroup?
+    /// The run folder's lock, held by rank 0 (or the only process) while the trainer lives.
+    var lock: RunLock?
     /// Rank 0 (or the only process) writes the run folder, logs, metrics, checkpoints and validations.
     public var isPrimary: Bool { (group?.rank ?? 0) == 0 }
 
@@ -108,12 +112,18 @@ public final class Trainer {
             return primary ? Logger.run(folder, echo: echo) : Logger.rank(group!.rank)
         }
         if resume {
+            // The lock first: nothing is read or rewritten while another trainer uses the run.
+            let lock = primary && FileManager.default.fileExists(atPath: url.path) ? try RunLock(RunFolder(url)) : nil
             var opened: (folder: RunFolder, config: RunConfig, extendedFrom: Int?)? = primary ? try RunFolder.open(url, expecting: given) : nil
             try group?.barrier(what: "opening the run folder")
             if opened == nil { opened = try RunFolder.open(url, expecting: given) }
             let (folder, saved, extendedFrom) = opened!
             let setup = try TrainingSetup(config: saved, ranks: group?.size ?? 1)
-            try self.init(setup: setup, folder: folder, resuming: true, logger: runLogger(for: folder), group: group)
+            // A run killed before its first checkpoint starts again from nothing with its own config.
+            let fresh = !FileManager.default.fileExists(atPath: folder.checkpoints.last.path)
+            try self.init(setup: setup, folder: folder, resuming: !fresh, logger: runLogger(for: folder), group: group)
+            self.lock = lock
+            if fresh { self.logger.info("the run had no checkpoint yet: started again from step 0 with its config") }
             if let extendedFrom {
                 // An extended run gets its patience back.
                 state.stoppedEarly = false
@@ -124,9 +134,11 @@ public final class Trainer {
             guard let given else { throw TrainingError.notARun(url.path) }
             if primary { try RunFolder.ensureFree(url) }
             let setup = try TrainingSetup(config: given, ranks: group?.size ?? 1)  // data problems surface before the folder exists
-            let folder = primary ? try RunFolder.create(url, config: given) : RunFolder(url)
+            let created = primary ? try RunFolder.create(url, config: given) : nil
+            let folder = created?.folder ?? RunFolder(url)
             try group?.barrier(what: "creating the run folder")
             try self.init(setup: setup, folder: folder, resuming: false, logger: runLogger(for: folder), group: group)
+            self.lock = created?.lock
         }
     }
 
@@ -138,6 +150,8 @@ public final class Trainer {
         self.group = group
         state = TrainingState(step: 0, bestMAP50: nil, bestStep: nil, optimizer: [:])
         let primary = (group?.rank ?? 0) == 0
+        // Leftovers of checkpoint writes a crash interrupted go now, not at the next save.
+        if primary { folder.checkpoints.prune() }
         hooks = primary ? [EMAHook(), ValidationHook(), EarlyStoppingHook(), MetricsHook(), CheckpointHook(), TensorBoardHook()] : []
         let c = setup.config
         let metrics = MetricsLog(url: folder.metricsFile)
@@ -201,7 +215,9 @@ public final class Trainer {
     /// non-finite loss or gradient stops with `TrainingError.nonFinite`, leaving the last good
     /// checkpoint as it was.
     public func run(shouldStop: () -> Bool = { false }, progress: ((StepReport) -> Void)? = nil) throws -> TrainingOutcome {
-        try Parallel.withThreads(setup.threads) {
+        // The folder is free again once this session ends (the lock was taken when the trainer was made).
+        defer { lock = nil }
+        return try Parallel.withThreads(setup.threads) {
             guard let group, config.distributed.syncBatchNorm else { return try loop(shouldStop: shouldStop, progress: progress) }
             return try BatchNormSync.synchronised(by: SynchronisedBatchStatistics(group: group)) { try loop(shouldStop: shouldStop, progress: progress) }
         }
@@ -248,11 +264,13 @@ public final class Trainer {
                 }
                 setup.optimizer.zeroGrad()
                 let loss = setup.loss(images: batch.images, assigned: batch.assigned, positives: positives)
-                let total = loss.total.item, cls = loss.classification.item, box = loss.box.item
                 // In a data-parallel run a rank's loss is its share: a non-finite one shows up in the summed gradients' norm on every rank at once.
-                guard group != nil || total.isFinite else { try stopNonFinite(step: step, what: "the loss is \(total) (classification \(cls), box \(box))") }
+                if group == nil, !loss.total.item.isFinite {
+                    try stopNonFinite(step: step, what: "the loss is \(loss.total.item) (classification \(loss.classification.item), box \(loss.box.item))")
+                }
                 loss.total.backward()
-                if let group { try sumGradients(parameters, over: group, step: step) }
+                var (total, cls, box) = (loss.total.item, loss.classification.item, loss.box.item)
+                if let group { (total, cls, box) = try sumGradients(parameters, over: group, step: step, loss: (total, cls, box)) }
                 let norm = clipGradientNorm(parameters, maxNorm: c.optimizer.clipGradNorm ?? .infinity)
                 guard norm.isFinite else { try stopNonFinite(step: step, what: "the gradient norm is \(norm) (loss \(total))") }
                 let lr = setup.schedule.learningRate(at: state.step)
@@ -285,9 +303,13 @@ public final class Trainer {
         }
     }
 
-    /// Sums every trainable parameter's gradient over the ranks: one flat buffer, one collective.
-    private func sumGradients(_ parameters: [Tensor], over group: ProcessGroup, step: Int) throws {
-        var flat = [Float](repeating: 0, count: parameters.reduce(0) { $0 + $1.count })
+    /// Sums every trainable parameter's gradient over the ranks, and the ranks' shares of the
+    /// loss with them: one flat buffer, one collective. Returns the whole batch's loss parts.
+    private func sumGradients(_ parameters: [Tensor], over group: ProcessGroup, step: Int,
+                              loss: (Float, Float, Float)) throws -> (Float, Float, Float) {
+        let size = parameters.reduce(0) { $0 + $1.count }
+        var flat = [Float](repeating: 0, count: size + 3)
+        (flat[size], flat[size + 1], flat[size + 2]) = loss
         var offset = 0
         for p in parameters {
             if let g = p.gradStorageIfAny { flat.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).update(from: g, count: p.count) } }
@@ -300,6 +322,7 @@ public final class Trainer {
             flat.withUnsafeBufferPointer { g.update(from: $0.baseAddress! + offset, count: p.count) }
             offset += p.count
         }
+        return (flat[size], flat[size + 1], flat[size + 2])
     }
 
     /// Batch norm per rank: every rank takes rank 0's running statistics, so that all hold the same model.

@@ -46,6 +46,13 @@ final class ValidationHook: TrainingHook {
         try DetectionsFile.write(dets, classNames: setup.classNames, to: trainer.folder.validation.appendingPathComponent("detections.json"))
         trainer.logger.debug("\(EvaluationTable.render(summary))")
         record.validation = scores
+        if setup.ema != nil {
+            // The raw weights too, so that one run shows what the average buys (log and TensorBoard).
+            let raw = try ShardInference.detections(SSDDetector(model: setup.model), set: valSet, indices: Array(0..<setup.valImages.count), batchSize: c.batchSize)
+            let rawSummary = Evaluator().summarize(EvaluationInput(classNames: setup.classNames, images: setup.valImages, detections: raw))
+            record.rawWeightsMAP50 = rawSummary.result.map50
+            trainer.logger.info("step \(record.step): validation mAP50 of the raw weights \(percent(rawSummary.result.map50)), of their EMA \(percent(summary.result.map50))")
+        }
         record.validationSeconds = monotonicSeconds() - start
         trainer.latestValidation = summary
         trainer.latestValidationScreens = try (0..<min(Self.screensShown, setup.valImages.count)).map { i in
@@ -197,6 +204,7 @@ final class TensorBoardHook: TrainingHook {
                        .scalar(tag: "val/box_loss", value: Float(v.boxLoss))]
             if let m = v.map50 { values.append(.scalar(tag: "val/map50", value: Float(m))) }
             if let m = v.mapCenter { values.append(.scalar(tag: "val/map_center", value: Float(m))) }
+            if let m = record.rawWeightsMAP50 { values.append(.scalar(tag: "val/map50_raw_weights", value: Float(m))) }
             for c in summary.result.classes where c.gtCount > 0 {
                 if let ap = c.ap50 { values.append(.scalar(tag: "val_ap50/\(c.name)", value: Float(ap))) }
                 // Each point of the curve is one detection in score order: a rise in TP marks a true positive.

@@ -164,6 +164,9 @@ struct Split: ParsableCommand {
                 progress.update("writing \(part): \(done)/\(total)", fractionDone: Double(done) / Double(max(1, total)))
             }
             progress.finish()
+            for empty in splitter.emptyParts(in: report) {
+                FileHandle.standardError.write(Data("warning: \(empty)\n".utf8))
+            }
             print("part        fraction  images  groups")
             for (p, part) in splitter.parts.enumerated() {
                 print(String(format: "%@ %8.3f %7d %7d", part.name.padding(toLength: 10, withPad: " ", startingAt: 0), part.fraction, report.images[p], report.groups[p]))

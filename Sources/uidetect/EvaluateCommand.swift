@@ -1,6 +1,7 @@
 import ArgumentParser
 import Evaluation
 import Foundation
+import Interchange
 import Reports
 import Shards
 import Detection
@@ -12,9 +13,12 @@ struct Evaluate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Per-class AP at an IoU threshold and AP-center of detections against ground-truth shards.",
         discussion: """
-        Detections come as JSON ([{"image_id", "class", "score", "box": [x_min, y_min, x_max, y_max]}]) or as a detection shard.
+        Detections come as JSON ([{"image_id", "class", "score", "box": [x_min, y_min, x_max, y_max]}]) or as a detection shard,
+        or as COCO results ([{"image_id": int, "category_id": int, "bbox": [x, y, w, h], "score"}], told apart by the first
+        record's keys) with --coco-instances naming the instances JSON their ids refer to (e.g. from export-data coco).
         Or --checkpoint runs a trained detector (a weights file, a checkpoint folder, or a run folder meaning its best)
-        over the ground-truth screens and also writes detections.json, so that they can be evaluated again without the model.
+        over the ground-truth screens and also writes detections.json, so that they can be evaluated again without the model,
+        and detections.coco.json with the ids of --coco-ids, or else those export-data coco gives the --data shards.
         Writes metrics.json, pr_curves.csv, thresholds.json (max_f1), confusion_matrix.csv and report.html into --out.
         """)
 
@@ -27,11 +31,15 @@ struct Evaluate: ParsableCommand {
     @Option(help: "all_point, coco101 or voc11.") var interpolation: Interpolation = .allPoint
     @Option(help: "IoU a detection needs to match a box.") var iou: Double = 0.5
     @Option(help: "A class-map YAML to score across vocabularies.") var classMap: String?
+    @Option(help: "With COCO results as --detections: the COCO instances JSON their image and category ids refer to.") var cocoInstances: String?
+    @Option(help: "With --checkpoint: a COCO instances JSON whose ids detections.coco.json uses (default: export-data coco's numbering of --data).") var cocoIds: String?
 
     func validate() throws {
         guard iou > 0 && iou <= 1 else { throw ValidationError("--iou must be in (0, 1], got \(iou)") }
         guard (detections == nil) != (checkpoint == nil) else { throw ValidationError("give either --detections or --checkpoint") }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
+        if cocoInstances != nil && detections == nil { throw ValidationError("--coco-instances applies to --detections only") }
+        if cocoIds != nil && checkpoint == nil { throw ValidationError("--coco-ids applies to --checkpoint only") }
     }
 
     func run() throws {
@@ -40,11 +48,14 @@ struct Evaluate: ParsableCommand {
             let set = try ShardSet(data)
             let (names, images) = try EvaluationLoader.groundTruth(set, classMap: map)
             let ids = Set(images.map(\.imageID))
-            let outURL = URL(fileURLWithPath: out)
+            let folder = try StagedFolder(out, marker: MetricsFile.fileName)
+            defer { folder.discard() }
+            let outURL = folder.staging
             let dets: [Evaluation.Detection]
             let title: String
             if let detections {
-                dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections), classNames: names, imageIDs: ids, classMap: map)
+                let cocoIDs = try cocoInstances.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
+                dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections), classNames: names, imageIDs: ids, classMap: map, cocoIDs: cocoIDs)
                 title = "Evaluation of \((detections as NSString).lastPathComponent)"
             } else {
                 let weights = try DetectorWeights.resolve(checkpoint!)
@@ -57,21 +68,27 @@ struct Evaluate: ParsableCommand {
                     }
                 }
                 progress.finish()
-                try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
                 let json = outURL.appendingPathComponent("detections.json")
                 try DetectionsFile.write(found, classNames: modelClasses, to: json)
                 // Read back through the evaluator's own loader: the class map and vocabulary checks apply as for any detections.
                 dets = try EvaluationLoader.detectionsJSON(json, classNames: names, imageIDs: ids, classMap: map)
                 title = "Evaluation of \(weights.path)" + (step.map { " (step \($0))" } ?? "")
-                print("\(found.count) detections on \(set.count) screens written to \(json.path)")
+                print("\(found.count) detections on \(set.count) screens (detections.json)")
+                let cocoIDs = try cocoIds.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
+                    ?? COCOIDMap(numbering: set.readers.flatMap(\.imageIDs), classNames: set.classNames)
+                let cocoJSON = outURL.appendingPathComponent(COCOResultsFile.fileName)
+                let left = try COCOResultsFile.write(found, classNames: modelClasses, ids: cocoIDs, to: cocoJSON)
+                print("COCO results: \(cocoJSON.lastPathComponent)" + (left.unknownClass + left.unknownImage == 0 ? "" :
+                      " (left out: \(left.unknownClass) of classes without a COCO category, \(left.unknownImage) on screens without a COCO image id)"))
             }
             let input = EvaluationInput(classNames: names, images: images, detections: dets)
             let summary = Evaluator(iouThreshold: iou, interpolation: interpolation).summarize(input)
             try EvaluationFiles.write(summary, to: outURL)
             try EvaluationReport(summary, title: title).write(to: outURL.appendingPathComponent("report.html"))
+            try folder.commit()
             print(EvaluationTable.render(summary))
             print("wrote metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv to \(out)")
-            print("report: \(outURL.appendingPathComponent("report.html").path)")
+            print("report: \(folder.final.appendingPathComponent("report.html").path)")
         }
     }
 }

@@ -12,7 +12,11 @@ struct ExportCommand: ParsableCommand {
         discussion: """
         onnx: input `images` (N, 3, H, W) float32, RGB letterboxed top-left and scaled by x / 127.5 - 1; outputs `class_logits`
         (N, anchors, K), `box_deltas` (N, anchors, 4) and `anchors` (anchors, 4); class names, input size and normalisation,
-        box-coder weights and the thresholds (if given) in metadata_props. See the README, "Export".
+        box-coder weights, the preprocessing step by step and the thresholds (if given) in metadata_props.
+        onnx --postprocess: one image (1, 3, H, W); the graph ends with SSDDetector's post-processing (decoding, sigmoid, the best
+        candidates per level, per-class NMS, the best 100) and outputs `boxes` (D, 4) in input pixels, `scores` (D) and `classes`
+        (D, int64), best first; with --thresholds, the deployment filter too (the thresholds, then the similar-class suppression).
+        See the README, "Export".
         safetensors: every weight and running statistic by name (HWIO conv weights), the config, class names and thresholds in
         __metadata__. Both are written atomically.
         """)
@@ -22,25 +26,36 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Weights file, checkpoint folder, or run folder (its best).") var checkpoint: String
     @Option(help: "onnx or safetensors.") var format: Format
     @Option(help: "The file to write.") var out: String
-    @Option(help: "A thresholds.json whose per-class thresholds go into the metadata.") var thresholds: String?
+    @Option(help: "A thresholds.json whose per-class thresholds go into the metadata (and, with --postprocess, into the graph).") var thresholds: String?
+    @Flag(help: "onnx: end the graph with the post-processing (and the deployment filter when --thresholds is given); outputs boxes, scores, classes.")
+    var postprocess = false
+
+    func validate() throws {
+        if postprocess && format != .onnx { throw ValidationError("--postprocess applies to --format onnx only") }
+    }
 
     func run() throws {
         try reportingErrors {
             let weights = try DetectorWeights.resolve(checkpoint)
             let (model, names, step) = try DetectorWeights.read(weights)
             var extra: [String: String] = [:]
+            var outputs: ONNXExporter.Outputs = postprocess ? .detections : .raw
             if let thresholds {
                 let picked = try ThresholdsFile(contentsOf: URL(fileURLWithPath: thresholds)).thresholdsByClass
                 if let unknown = picked.keys.sorted().first(where: { !names.contains($0) }) {
                     throw ValidationError("\(thresholds) names class '\(unknown)', which \(weights.path) does not have")
                 }
-                let e = JSONEncoder()
-                e.outputFormatting = [.sortedKeys]
-                extra["thresholds"] = String(decoding: try e.encode(picked), as: UTF8.self)
+                if postprocess {
+                    outputs = .deployment(DeploymentFilter(thresholds: picked))
+                } else {
+                    let e = JSONEncoder()
+                    e.outputFormatting = [.sortedKeys]
+                    extra["thresholds"] = String(decoding: try e.encode(picked), as: UTF8.self)
+                }
             }
             let url = URL(fileURLWithPath: out)
             switch format {
-            case .onnx: try ONNXExporter(model: model, classNames: names, metadata: extra).write(to: url)
+            case .onnx: try ONNXExporter(model: model, classNames: names, outputs: outputs, metadata: extra).write(to: url)
             case .safetensors: try DetectorWeights.write(model, classNames: names, step: step, extra: extra, to: url)
             }
             let size = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int) ?? 0

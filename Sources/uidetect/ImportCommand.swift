@@ -10,9 +10,13 @@ struct Import: ParsableCommand {
         discussion: """
         coco: SOURCE is the instances JSON; images are found in --images (default: the JSON's folder).
         voc:  SOURCE is a folder with Annotations/ and JPEGImages/, or XML files beside their images.
-        yolo: SOURCE is a folder with images/ and labels/; class names from data.yaml in it or its parent.
+        yolo: SOURCE is an Ultralytics data.yaml: each split it names (train, val, test) goes into OUT/<split>/;
+              or a folder with images/ and labels/, class names from data.yaml in it or its parent.
+              A label file is the image's path with its last /images/ made /labels/ and the extension .txt;
+              paths and symbolic links leading out of the data set are refused.
         Images are resized to --size keeping their aspect (padded right and bottom); original sizes are recorded.
-        Every dropped or changed box is listed per file in OUT/import-report.txt, with counts at the end.
+        Every dropped or changed box is listed per file in OUT/import-report.txt, with counts at the end;
+        so is every image given a distinct id because another file had its name (x.png and x.jpg: x and x-2).
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case coco, voc, yolo }
@@ -33,46 +37,62 @@ struct Import: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let outURL = URL(fileURLWithPath: out)
-            if let existing = try? FileManager.default.contentsOfDirectory(atPath: out).filter({ $0.hasSuffix(".h5") }), !existing.isEmpty {
-                throw ValidationError("\(out) already holds shards (\(existing.sorted()[0]), ...); choose another --out or remove them")
-            }
             let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
             let sourceURL = URL(fileURLWithPath: source)
-            let (classes, screens): ([String], [SourceScreen])
+            var isDirectory: ObjCBool = false
             switch format {
+            case .yolo where FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && !isDirectory.boolValue:
+                let dataset = try UltralyticsDataset(yaml: sourceURL)
+                print("\(source): splits \(dataset.splits.map(\.name).joined(separator: ", ")) of \(dataset.root.path)")
+                for split in dataset.splits { try refuseShards(in: outURL.appendingPathComponent(split.name)) }
+                for split in dataset.splits {
+                    print("\(split.name):")
+                    try importScreens(split.source.screens, classes: dataset.classNames, map: map, into: outURL.appendingPathComponent(split.name))
+                }
             case .yolo:
                 let s = try YOLOSource(folder: sourceURL)
-                (classes, screens) = (s.classNames, s.screens)
+                try importScreens(s.screens, classes: s.classNames, map: map, into: outURL)
             case .coco:
                 let s = try COCOSource(json: sourceURL, imagesFolder: images.map { URL(fileURLWithPath: $0) } ?? sourceURL.deletingLastPathComponent())
-                (classes, screens) = (s.classNames, s.screens)
+                try importScreens(s.screens, classes: s.classNames, map: map, into: outURL)
             case .voc:
                 let s = try VOCSource(folder: sourceURL)
-                (classes, screens) = (s.classNames, s.screens)
+                try importScreens(s.screens, classes: s.classNames, map: map, into: outURL)
             }
-            let importer = DatasetImporter(sourceClasses: classes, classMap: map, size: size, shardSize: shardSize, prefix: format.rawValue)
-            let progress = ProgressLine()
-            let start = Date()
-            let report = try importer.run(screens, into: outURL) { done, total in
-                if done % 20 == 0 {
-                    let rate = Double(done) / max(1e-9, Date().timeIntervalSince(start))
-                    progress.update(String(format: "%d/%d screens, %.0f screens/s", done, total, rate), fractionDone: Double(done) / Double(max(1, total)))
-                }
-            }
-            progress.finish()
-
-            var lines = report.problems.map(\.description)
-            lines.append("")
-            for kind in ImportProblem.Kind.allCases where report.count(kind) > 0 { lines.append("\(report.count(kind)) x \(kind.rawValue)") }
-            let reportURL = outURL.appendingPathComponent("import-report.txt")
-            try (lines.joined(separator: "\n") + "\n").write(to: reportURL, atomically: true, encoding: .utf8)
-
-            for p in report.problems.prefix(10) { print(p) }
-            if report.problems.count > 10 { print("... \(report.problems.count - 10) more in \(reportURL.path)") }
-            print("imported \(report.screens) screens with \(report.boxes) boxes into \(report.shards.count) shard(s) in \(out)")
-            print("vocabulary (\(report.classNames.count) classes): " + zip(report.classNames, report.boxesPerClass).map { "\($0) \($1)" }.joined(separator: ", "))
-            for kind in ImportProblem.Kind.allCases where report.count(kind) > 0 { print("  \(report.count(kind)) x \(kind.rawValue)") }
-            if report.screens == 0 { throw ValidationError("no screen could be imported from \(source)") }
         }
+    }
+
+    private func refuseShards(in folder: URL) throws {
+        if let existing = try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".h5") }), !existing.isEmpty {
+            throw ValidationError("\(folder.path) already holds shards (\(existing.sorted()[0]), ...); choose another --out or remove them")
+        }
+    }
+
+    /// Imports `screens` into shards in `folder` and writes `folder/import-report.txt`.
+    private func importScreens(_ screens: [SourceScreen], classes: [String], map: ClassMap?, into folder: URL) throws {
+        try refuseShards(in: folder)
+        let importer = DatasetImporter(sourceClasses: classes, classMap: map, size: size, shardSize: shardSize, prefix: format.rawValue)
+        let progress = ProgressLine()
+        let start = Date()
+        let report = try importer.run(screens, into: folder) { done, total in
+            if done % 20 == 0 {
+                let rate = Double(done) / max(1e-9, Date().timeIntervalSince(start))
+                progress.update(String(format: "%d/%d screens, %.0f screens/s", done, total, rate), fractionDone: Double(done) / Double(max(1, total)))
+            }
+        }
+        progress.finish()
+
+        var lines = report.problems.map(\.description)
+        lines.append("")
+        for kind in ImportProblem.Kind.allCases where report.count(kind) > 0 { lines.append("\(report.count(kind)) x \(kind.rawValue)") }
+        let reportURL = folder.appendingPathComponent("import-report.txt")
+        try (lines.joined(separator: "\n") + "\n").write(to: reportURL, atomically: true, encoding: .utf8)
+
+        for p in report.problems.prefix(10) { print(p) }
+        if report.problems.count > 10 { print("... \(report.problems.count - 10) more in \(reportURL.path)") }
+        print("imported \(report.screens) screens with \(report.boxes) boxes into \(report.shards.count) shard(s) in \(folder.path)")
+        print("vocabulary (\(report.classNames.count) classes): " + zip(report.classNames, report.boxesPerClass).map { "\($0) \($1)" }.joined(separator: ", "))
+        for kind in ImportProblem.Kind.allCases where report.count(kind) > 0 { print("  \(report.count(kind)) x \(kind.rawValue)") }
+        if report.screens == 0 { throw ValidationError("no screen could be imported from \(source)") }
     }
 }

@@ -3,6 +3,7 @@ import Detection
 import Evaluation
 import Foundation
 import Images
+import Interchange
 import Training
 
 struct Predict: ParsableCommand {
@@ -12,8 +13,10 @@ struct Predict: ParsableCommand {
         Each screenshot is letterboxed into the model's input, detected, filtered for deployment (per-class NMS, suppression
         across visually similar classes at IoU > 0.8, a threshold per class from --thresholds, --score-threshold for the rest)
         and mapped back to its own pixels. Writes OUT/detections.json (evaluation.md's format, image_id = the file name
-        without extension) and OUT/<image_id>.png with the boxes drawn. Folders are searched (not recursively) for .png, .jpg
-        and .jpeg files; a file that cannot be read as an image is reported and skipped.
+        without extension; a name already taken gets -2, -3, ...), OUT/images.json (each image_id's path, width, height and
+        COCO id), OUT/detections.coco.json (COCO results; ids from --coco-ids, or else images 1, 2, ... in input order and
+        categories 1, 2, ... in the detector's class order) and OUT/<image_id>.png with the boxes drawn. Folders are searched
+        (not recursively) for .png, .jpg and .jpeg files; a file that cannot be read as an image is reported and skipped.
         """)
 
     @Option(help: "Weights file, checkpoint folder, or run folder (its best).") var checkpoint: String
@@ -21,6 +24,7 @@ struct Predict: ParsableCommand {
     @Option(help: "Threshold for classes without one in --thresholds.") var scoreThreshold: Float = 0.25
     @Option(help: "Output folder.") var out: String
     @Flag(help: "Skip the overlay PNGs.") var noOverlays = false
+    @Option(help: "A COCO instances JSON whose image ids (matched by image_id) and categories (by name) detections.coco.json uses.") var cocoIds: String?
     @Argument(help: "Screenshots (PNG or JPEG) and folders of them.") var inputs: [String]
     @OptionGroup var threads: ThreadOptions
 
@@ -49,7 +53,9 @@ struct Predict: ParsableCommand {
             let progress = ProgressLine()
             var all: [ScoredDetection] = []
             var skipped: [String] = []
-            var usedIDs = Set<String>()
+            let stems = files.map { $0.deletingPathExtension().lastPathComponent }
+            var ids = UniqueNames(reserving: stems)
+            var entries: [ImagesFile.Entry] = []
             let start = Date()
             for (k, file) in files.enumerated() {
                 progress.update("\(k)/\(files.count) screenshots", fractionDone: Double(k) / Double(files.count))
@@ -58,9 +64,8 @@ struct Predict: ParsableCommand {
                     skipped.append("\(file.path): \(error)")
                     continue
                 }
-                var id = file.deletingPathExtension().lastPathComponent
-                if usedIDs.contains(id) { id += "-\(k)" }
-                usedIDs.insert(id)
+                let id = ids.claim(stems[k])
+                entries.append(ImagesFile.Entry(imageID: id, path: file.path, width: image.width, height: image.height))
                 let found = detector.detect(screens: [image]) { filter.apply($0, classNames: classNames) }[0]
                 all += found.map { ScoredDetection(imageID: id, label: $0.label, score: Double($0.score), box: $0.box) }
                 if !noOverlays {
@@ -70,10 +75,18 @@ struct Predict: ParsableCommand {
             progress.finish()
             let json = outURL.appendingPathComponent("detections.json")
             try DetectionsFile.write(all, classNames: classNames, to: json)
+            let cocoIDs = try cocoIds.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
+                ?? COCOIDMap(numbering: entries.map(\.imageID), classNames: classNames)
+            for k in entries.indices { entries[k].cocoID = cocoIDs.cocoImageIDs[entries[k].imageID] }
+            try ImagesFile(entries: entries).write(to: outURL.appendingPathComponent(ImagesFile.fileName))
+            let left = try COCOResultsFile.write(all, classNames: classNames, ids: cocoIDs, to: outURL.appendingPathComponent(COCOResultsFile.fileName))
+            if left.unknownClass + left.unknownImage > 0 {
+                print("\(COCOResultsFile.fileName) leaves out \(left.unknownClass) detections of classes without a category and \(left.unknownImage) on images without an id in \(cocoIds ?? "")")
+            }
             let done = files.count - skipped.count
             print(String(format: "%d screenshots, %d detections, %.2f s per screenshot", done, all.count, Date().timeIntervalSince(start) / Double(max(1, done))))
             for s in skipped { print("skipped \(s)") }
-            print("wrote \(json.path)" + (noOverlays ? "" : " and an overlay PNG per screenshot in \(outURL.path)"))
+            print("wrote \(json.path), \(ImagesFile.fileName), \(COCOResultsFile.fileName)" + (noOverlays ? "" : " and an overlay PNG per screenshot in \(outURL.path)"))
             if done == 0 { throw ExitCode(1) }
         }
     }

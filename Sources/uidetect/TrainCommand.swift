@@ -17,7 +17,9 @@ struct Train: ParsableCommand {
         Ctrl-C finishes the current step, writes checkpoints/last and exits; --resume goes on from there and ends with
         the same weights as an uninterrupted run (on the same machine). A finished or early-stopped run is extended
         with --resume --set steps=N (N larger).
-        """)
+
+        Config keys (defaults), as a config file or --set names them (section.key):
+        """ + "\n" + ConfigLoader.keyListing())
 
     @Option(help: "The run config (YAML). Optional with --resume (the run keeps its own).") var config: String?
     @Option(help: "Run name: the folder under --runs (default: the config's name).") var name: String?
@@ -26,6 +28,7 @@ struct Train: ParsableCommand {
     @Flag(help: "Continue the run from its checkpoints/last.") var resume = false
 
     func validate() throws {
+        if let name, let problem = RunConfig.nameProblem(name) { throw ValidationError("--name: \(problem)") }
         if config == nil && !resume { throw ValidationError("--config is needed (or --resume with --name)") }
         if config == nil && name == nil { throw ValidationError("--resume without --config needs --name") }
     }

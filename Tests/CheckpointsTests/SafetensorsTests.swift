@@ -70,3 +70,20 @@ final class SafetensorsTests: XCTestCase {
         XCTAssertThrowsError(try Safetensors.read(lie)) { XCTAssertEqual(($0 as? SafetensorsError)?.field, "w") }
     }
 }
+
+final class HostileSafetensorsTests: XCTestCase {
+    /// A header whose shape multiplies past Int.max (2^62 rows of 8 floats) is refused, not trapped on.
+    func testAShapeThatOverflowsIsRefused() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("overflow-\(UUID().uuidString).safetensors")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var header = Array(#"{"w":{"dtype":"F32","shape":[4611686018427387904,8],"data_offsets":[0,16]}}"#.utf8)
+        while header.count % 8 != 0 { header.append(0x20) }
+        var data = withUnsafeBytes(of: UInt64(header.count).littleEndian) { Data($0) }
+        data.append(contentsOf: header)
+        data.append(Data(count: 16))
+        try data.write(to: url)
+        XCTAssertThrowsError(try Safetensors.read(url)) { e in
+            XCTAssertTrue("\(e)".contains("w") && "\(e)".contains("larger than"), "\(e)")
+        }
+    }
+}

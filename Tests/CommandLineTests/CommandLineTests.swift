@@ -23,8 +23,13 @@ struct MissingBinary: Error, CustomStringConvertible {
 
 /// Runs the built `uidetect` and reads what it prints.
 func runUIDetect(_ arguments: [String]) throws -> CLIRun {
+    try runProgram(try uidetectBinary(), arguments)
+}
+
+/// Runs a program and reads what it prints.
+func runProgram(_ executable: URL, _ arguments: [String]) throws -> CLIRun {
     let process = Process()
-    process.executableURL = try uidetectBinary()
+    process.executableURL = executable
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
@@ -43,6 +48,15 @@ func runUIDetect(_ arguments: [String]) throws -> CLIRun {
                   stderr: String(decoding: stderrData, as: UTF8.self))
 }
 
+extension XCTestCase {
+    /// A fresh folder under the temporary directory, removed when the test ends.
+    func temporaryFolder(_ name: String) -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-\(name)-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+}
+
 final class CommandLineTests: XCTestCase {
     func uidetect(_ arguments: [String]) throws -> CLIRun { try runUIDetect(arguments) }
 
@@ -55,7 +69,7 @@ final class CommandLineTests: XCTestCase {
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
             return String(word)
         }
-        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "model", "train", "evaluate", "predict", "export", "thresholds", "compare", "selfcheck", "bench"])
+        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "check", "model", "train", "evaluate", "predict", "describe", "train-icons", "evaluate-description", "export", "export-data", "thresholds", "compare", "selfcheck", "bench"])
     }
 
     func testSelfCheckPasses() throws {
@@ -182,6 +196,21 @@ final class EvaluateCommandLineTests: XCTestCase {
         XCTAssertTrue(outside.isEmpty, "the report must open without the network")
         let csv = try String(contentsOf: dir.appendingPathComponent("eval/confusion_matrix.csv"), encoding: .utf8)
         XCTAssertTrue(csv.hasPrefix("ground_truth,checkbox_unselected,"))
+
+        // The folder is replaced whole: a failed evaluation leaves it as it was, and a folder with
+        // other files (a run folder given by mistake) is refused rather than replaced.
+        let before = try Data(contentsOf: dir.appendingPathComponent("eval/metrics.json"))
+        try Data(#"[{"image_id": "nope", "class": "text", "score": 1, "box": [0, 0, 1, 1]}]"#.utf8).write(to: dir.appendingPathComponent("bad.json"))
+        let failed = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("bad.json").path,
+                                      "--out", dir.appendingPathComponent("eval").path])
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("eval/metrics.json")), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".eval") }, [], "no staging folder left")
+        let refused = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("dets.json").path,
+                                       "--out", dir.appendingPathComponent("gt").path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("holds other files (synth-00000.h5)"), refused.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("gt/synth-00000.h5").path))
 
         // A worse detector: every third box missed, scores spread; then thresholds and compare.
         var worse = records.enumerated().filter { $0.offset % 3 != 0 }.map { $0.element }

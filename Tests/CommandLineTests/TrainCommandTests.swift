@@ -26,12 +26,6 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("model.input_width"), run.stderr)
     }
 
-    func temporaryFolder(_ name: String) -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-\(name)-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        return dir
-    }
-
     /// 12 synthetic screens (128 x 256) split into `train` and `val` under `dir/data`.
     func syntheticData(in dir: URL) throws -> URL {
         let data = dir.appendingPathComponent("data")
@@ -162,6 +156,15 @@ final class TrainCommandTests: XCTestCase {
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertGreaterThan((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0, 10_000)
         }
+        for (name, extra) in [("detections", [String]()), ("deployment", ["--thresholds", thresholds.path])] {
+            let file = dir.appendingPathComponent("\(name).onnx")
+            let run = try runUIDetect(["export", "--checkpoint", checkpoint.path, "--format", "onnx", "--postprocess", "--out", file.path] + extra)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(name == "deployment" ? "; in the graph" : "not in the graph"))
+        }
+        let refused = try runUIDetect(["export", "--checkpoint", checkpoint.path, "--format", "safetensors", "--postprocess", "--out", dir.appendingPathComponent("x.st").path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--postprocess applies to --format onnx only"), refused.stderr)
         let run = try runUIDetect(["export", "--checkpoint", thresholds.path, "--format", "onnx", "--out", dir.appendingPathComponent("x.onnx").path])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.stderr.contains("thresholds.json"), run.stderr)

@@ -142,6 +142,82 @@ final class DetectionTests: XCTestCase {
         }
     }
 
+    /// The post-processing as ssd-model.md states it, step by step: the reference the fast one must equal.
+    func referencePostProcess(_ logits: [Float], _ deltas: [Float], config c: SSDConfig, settings p: PostProcessing) -> [DetectedBox] {
+        let anchors = AnchorGenerator(config: c).anchors(), k = c.numClasses, coder = BoxCoder()
+        var candidates: [(anchor: Int, label: Int, score: Float)] = []
+        var start = 0
+        for l in c.minLevel...c.maxLevel {
+            let count = (c.inputHeight >> l) * (c.inputWidth >> l) * c.anchorsPerLocation
+            var level: [(anchor: Int, label: Int, score: Float)] = []
+            for j in start..<(start + count) { for cls in 0..<k where stableSigmoid(logits[j * k + cls]) > p.scoreFloor {
+                level.append((j, cls, stableSigmoid(logits[j * k + cls])))
+            } }
+            level.sort { $0.score != $1.score ? $0.score > $1.score : ($0.anchor, $0.label) < ($1.anchor, $1.label) }
+            candidates += level.prefix(p.candidatesPerLevel)
+            start += count
+        }
+        var byClass: [Int: [(Box, Float)]] = [:]
+        for cand in candidates {
+            let d = Array(deltas[(cand.anchor * 4)..<(cand.anchor * 4 + 4)])
+            let box = coder.decode((d[0], d[1], d[2], d[3]), anchor: anchors[cand.anchor]).clipped(to: c.inputSize)
+            if box.isValid { byClass[cand.label, default: []].append((box, cand.score)) }
+        }
+        var kept: [DetectedBox] = []
+        for (label, items) in byClass.sorted(by: { $0.key < $1.key }) {
+            kept += nonMaxSuppression(items.map(\.0), scores: items.map(\.1), iouThreshold: p.nmsIoU).map { DetectedBox(box: items[$0].0, label: label, score: items[$0].1) }
+        }
+        // A stable sort: equal scores of one class keep their NMS order.
+        kept = kept.enumerated().sorted { x, y in
+            x.element.score != y.element.score ? x.element.score > y.element.score : (x.element.label != y.element.label ? x.element.label < y.element.label : x.offset < y.offset)
+        }.map(\.element)
+        return Array(kept.prefix(p.maxDetections))
+    }
+
+    func testFastPostProcessingEqualsTheSpecsSteps() {
+        var g = SeededGenerator(seed: 12)
+        var c = SSDConfig()
+        c.inputWidth = 128; c.inputHeight = 256; c.alpha = 0.25; c.fpnDepth = 8; c.headLayers = 0
+        let model = SSDModel(config: c, generator: &g)
+        let a = AnchorGenerator(config: c).count
+        for (bias, settings) in [(Float(-2.5), PostProcessing()), (-1, { var p = PostProcessing(); p.candidatesPerLevel = 50; p.maxDetections = 30; return p }()),
+                                 (-4, PostProcessing())] {
+            // Scores around the floor and many overlapping boxes; a few exact ties.
+            var logits = (0..<(a * c.numClasses)).map { _ in bias + Float(g.uniform(-2...2)) }
+            for t in stride(from: 0, to: logits.count, by: 997) { logits[t] = 1.5 }
+            let deltas = (0..<(a * 4)).map { _ in Float(g.uniform(-1...1)) }
+            let fast = SSDDetector(model: model, postProcessing: settings)
+                .postProcess(logits: Tensor(shape: [1, a, c.numClasses], values: logits), deltas: Tensor(shape: [1, a, 4], values: deltas), image: 0)
+            let reference = referencePostProcess(logits, deltas, config: c, settings: settings)
+            XCTAssertGreaterThan(reference.count, 10)
+            XCTAssertEqual(fast, reference, "bias \(bias)")
+        }
+    }
+
+    /// Batch norm folded into the convolutions computes what the model computes in inference mode.
+    func testFoldedInferenceMatchesTheModel() {
+        var c = SSDConfig()
+        c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 16; c.headLayers = 2; c.maxLevel = 7; c.minLevel = 3
+        c.inputWidth = 128; c.inputHeight = 256
+        var g = SeededGenerator(seed: 8)
+        let model = SSDModel(config: c, generator: &g)
+        // Running statistics and batch-norm parameters away from their initial values.
+        for (name, t) in model.namedBuffers() {
+            let values = (0..<t.count).map { _ in Float(g.uniform(0.2...1.5)) }
+            t.assign(name.hasSuffix("running_mean") ? values.map { $0 - 0.8 } : values)
+        }
+        for p in model.parameters where p.shape.count == 1 { p.assign((0..<p.count).map { _ in Float(g.uniform(-0.3...0.3)) }) }
+        let images = Tensor.randomUniform([2, 256, 128, 3], in: -1...1, using: &g)
+        let (logits, deltas) = Autodiff.withoutTape { model.outputs(images: images, mode: .inference) }
+        let (foldedLogits, foldedDeltas) = SSDDetector(model: model).outputs(images: images)
+        for (a, b) in [(logits, foldedLogits), (deltas, foldedDeltas)] {
+            XCTAssertEqual(a.shape, b.shape)
+            let scale = a.scalars.map(abs).max()!
+            let worst = zip(a.scalars, b.scalars).map { abs($0 - $1) }.max()!
+            XCTAssertLessThan(worst, 1e-5 * max(1, scale), "folded inference differs by \(worst)")
+        }
+    }
+
     /// Equal IoUs: an anchor takes the first box; a box's best anchors that tie all become positive,
     /// each for the box it overlaps most itself.
     func testMatcherTies() {
@@ -227,7 +303,6 @@ final class DetectorTests: XCTestCase {
         var c = tinyConfig()
         c.headLayers = 0
         let model = SSDModel(config: c, generator: &g)
-        let detector = SSDDetector(model: model)
         let lossFunction = SSDLoss(model: model, config: LossConfig(), classWeights: [1, 1])
         // Two screens with bright rectangles of two kinds on a dark background.
         var pixels = [Float](repeating: -1, count: 2 * 128 * 64 * 3)
@@ -257,7 +332,8 @@ final class DetectorTests: XCTestCase {
             last = loss.total.item
         }
         XCTAssertLessThan(last, 0.05 * first, "loss \(first) -> \(last)")
-        let found = detector.detect(images: images)
+        // A detector folds the weights it is given: made once training is done.
+        let found = SSDDetector(model: model).detect(images: images)
         XCTAssertEqual(found.count, 2)
         func isTrue(_ d: DetectedBox, screen i: Int) -> Bool {
             zip(targets[i].boxes, targets[i].labels).contains { d.label == Int($0.1) && d.box.iou($0.0) >= 0.5 }

@@ -58,3 +58,37 @@ final class BatchNormTests: XCTestCase {
         XCTAssertEqual(variance, 1, accuracy: 1e-2)
     }
 }
+
+final class FusedBatchNormTests: XCTestCase {
+    func parameters(_ c: Int) -> (Tensor, Tensor, Tensor, Tensor) {
+        (randomInput([c], in: 0.5...1.5, seed: 31), randomInput([c], seed: 32),
+         randomInput([c], seed: 33, requiresGrad: false), randomInput([c], in: 0.5...2, seed: 34, requiresGrad: false))
+    }
+
+    /// Batch norm and ReLU6 as one op give the same bits as the two ops, forward and backward.
+    func testFusedClampEqualsBatchNormThenClampBitForBit() {
+        for mode in [BatchNormMode.training(momentum: 0.1), .inference] {
+            func run(fused: Bool) -> [[Float]] {
+                let x = randomInput([2, 5, 6, 24], in: -4...4, seed: 35)
+                let (g, b, rm, rv) = parameters(24)
+                let scale = randomInput([2, 5, 6, 24], seed: 36, requiresGrad: false)
+                let y = fused
+                    ? x.batchNorm(scale: g, shift: b, runningMean: rm, runningVariance: rv, mode: mode, clampedTo: 0...6)
+                    : x.batchNorm(scale: g, shift: b, runningMean: rm, runningVariance: rv, mode: mode).relu6()
+                (y * scale).sum().backward()
+                return [y.scalars, x.grad!, g.grad!, b.grad!, rm.scalars, rv.scalars]
+            }
+            XCTAssertEqual(run(fused: true), run(fused: false), "\(mode)")
+        }
+    }
+
+    func testFusedClampGradients() {
+        // Inputs spread so that some outputs clamp at 0 and at 6; kinks are skipped as for the network check.
+        let x = randomInput([2, 3, 4, 5], in: -3...3, seed: 37)
+        let (g, b, rm, rv) = parameters(5)
+        let big = Tensor(shape: [5], values: [4, 4, 4, 4, 4], requiresGrad: true)
+        assertGradientsMatch([x, g, b], step: 1e-3, absoluteTolerance: 2e-3, relativeTolerance: 1e-2, skipKinks: 0.05) {
+            $0[0].batchNorm(scale: $0[1] * big, shift: $0[2], runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1), clampedTo: 0...6)
+        }
+    }
+}

@@ -158,6 +158,20 @@ final class EvaluationInputTests: XCTestCase {
         XCTAssertEqual(d, [Detection(imageID: "a", label: 1, score: 0.5, box: box(1, 2, 3, 4)), Detection(imageID: "b", label: 0, score: 1, box: box(0, 0, 1, 1.5))])
     }
 
+    /// Once a crash: a value nested 200,000 deep in a key the schema skips, and surrogate escapes without their pair.
+    func testDeepNestingAndLoneSurrogatesNeitherCrashNorPass() throws {
+        let deep = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
+        let d = try load(#"[{"image_id": "a", "extra": "# + deep + #", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}]"#)
+        XCTAssertEqual(d.count, 1)
+        let unclosed = String(repeating: "[", count: 200_000)
+        XCTAssertThrowsError(try load(#"[{"image_id": "a", "extra": "# + unclosed)) { e in XCTAssertTrue("\(e)".contains("truncated"), "\(e)") }
+        // \uD800 followed by a letter's escape, a lone low surrogate, and a proper pair.
+        let url = try write(#"[{"image_id": "a\uD800\u0041\uDC00\uD83D\uDE00", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}]"#)
+        XCTAssertThrowsError(try EvaluationLoader.detectionsJSON(url, classNames: ["text"], imageIDs: ["a"], classMap: nil)) { e in
+            XCTAssertTrue("\(e)".contains("a\u{FFFD}A\u{FFFD}\u{1F600}"), "the id reads as U+FFFD, A, U+FFFD, 😀: \(e)")
+        }
+    }
+
     func testBadRecordsNameTheirPosition() throws {
         let cases: [(String, String)] = [
             (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}, {"image_id": "zz", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}]"#, "detection 1"),

@@ -65,9 +65,7 @@ final class ExportTests: XCTestCase {
                           "diff": {k: float(np.abs(v - ref[k]).max()) for k, v in zip(names, out)},
                           "shapes": {k: list(v.shape) for k, v in zip(names, out)}}))
         """
-        let (status, out) = try runCommand(["python3", "-c", script, onnx.path, dir.appendingPathComponent("swift.safetensors").path])
-        XCTAssertEqual(status, 0, out)
-        let object = try JSONSerialization.jsonObject(with: Data(out.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8)) as! [String: Any]
+        let object = try pythonJSON(script, [onnx.path, dir.appendingPathComponent("swift.safetensors").path]) as! [String: Any]
         XCTAssertEqual(object["outputs"] as? [String], ["class_logits", "box_deltas", "anchors"])
         let shapes = object["shapes"] as! [String: [Int]]
         XCTAssertEqual(shapes["class_logits"], logits.shape)
@@ -94,9 +92,7 @@ final class ExportTests: XCTestCase {
         with safe_open(sys.argv[1], "np") as f: meta = f.metadata()
         print(json.dumps({"meta": meta, "tensors": {k: {"shape": list(v.shape), "dtype": str(v.dtype), "sum": float(v.astype("float64").sum()), "first": float(v.reshape(-1)[0])} for k, v in t.items()}}))
         """
-        let (status, out) = try runCommand(["python3", "-c", script, url.path])
-        XCTAssertEqual(status, 0, out)
-        let object = try JSONSerialization.jsonObject(with: Data(out.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8)) as! [String: Any]
+        let object = try pythonJSON(script, [url.path]) as! [String: Any]
         let meta = object["meta"] as! [String: String]
         XCTAssertEqual(meta["thresholds"], #"{"text": 0.5}"#)
         XCTAssertEqual(meta["format"], "uidetect-ssd-1")

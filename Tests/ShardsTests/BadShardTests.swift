@@ -9,6 +9,27 @@ final class BadShardTests: XCTestCase {
 
     func url(_ name: String) -> URL { dir.appendingPathComponent(name) }
 
+    /// A shard of no screens is valid and reads as empty (it used to trap on the offsets check).
+    func testAShardOfNoScreensReadsAsEmpty() throws {
+        let reader = try ShardReader(url: Bundle.module.resourceURL!.appendingPathComponent("Fixtures/zero_screens.h5"))
+        XCTAssertEqual(reader.count, 0)
+        XCTAssertEqual(reader.boxes, [])
+    }
+
+    /// A few KB that declare 2^36 boxes or a 100000 x 100000 screen are refused before anything of that size is allocated.
+    func testDeclaredSizesBeyondTheLimitsAreRefusedBeforeAllocating() throws {
+        let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
+        guard case .invalidValue(let path, "boxes", _, let reason)? = readError(fixtures.appendingPathComponent("declared_boxes.h5")) else {
+            return XCTFail("declared_boxes.h5: not refused on its boxes")
+        }
+        XCTAssertTrue(path.hasSuffix("declared_boxes.h5"))
+        XCTAssertTrue(reason.contains("68719476736 boxes") && reason.contains("ShardLimits"), reason)
+        guard case .invalidValue(_, "images", _, let why)? = readError(fixtures.appendingPathComponent("declared_pixels.h5")) else {
+            return XCTFail("declared_pixels.h5: not refused on its images")
+        }
+        XCTAssertTrue(why.contains("100000 x 100000"), why)
+    }
+
     func testTheValidRawShardOpens() throws {
         XCTAssertEqual(try ShardReader(url: RawShard().write(to: url("ok.h5"))).count, 2)
     }

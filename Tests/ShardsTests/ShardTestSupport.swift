@@ -49,6 +49,10 @@ struct RawShard {
     var imageIDs: [String]? = ["a", "b"]
     var groupIDs: [String]? = nil
     var floatImages = false
+    /// Optional datasets written as given (the description ground truth, valid or not).
+    var int32Datasets: [String: [Int32]] = [:]
+    var int8Datasets: [String: [Int8]] = [:]
+    var stringDatasets: [String: [String]] = [:]
 
     func write(to url: URL) throws -> URL {
         let f = try HDF5.createFile(url.path)
@@ -67,6 +71,13 @@ struct RawShard {
         if let labels { try HDF5.write(f, "labels", labels, dims: [labels.count], fileType: H5T_STD_I32LE_g, memType: H5T_NATIVE_INT32_g) }
         if let imageIDs { try HDF5.writeStrings(f, "image_ids", imageIDs) }
         if let groupIDs { try HDF5.writeStrings(f, "group_ids", groupIDs) }
+        for (name, v) in int32Datasets.sorted(by: { $0.key < $1.key }) {
+            try HDF5.write(f, name, v, dims: [v.count], fileType: H5T_STD_I32LE_g, memType: H5T_NATIVE_INT32_g)
+        }
+        for (name, v) in int8Datasets.sorted(by: { $0.key < $1.key }) {
+            try HDF5.write(f, name, v, dims: [v.count], fileType: H5T_STD_I8LE_g, memType: H5T_NATIVE_INT8_g)
+        }
+        for (name, v) in stringDatasets.sorted(by: { $0.key < $1.key }) { try HDF5.writeStrings(f, name, v) }
         return url
     }
 }

@@ -51,4 +51,27 @@ final class StatisticsAndSplitTests: XCTestCase {
         XCTAssertLessThan(report.maxClassShareDeviation, 0.06, "worst class \(report.worstClass.map { defaultClassNames[$0] } ?? "-")")
         XCTAssertEqual(split.assign(groups: groups, classCounts: counts, classes: 13).parts, parts, "same seed, same split")
     }
+
+    func testAnEmptyPartIsNamedWithWhyAndFractionsThatFillIt() {
+        // 40 screens of 4 apps at 0.8, 0.1, 0.1: a tenth of 4 groups is less than one group.
+        let groups = (0..<40).map { "app-\($0 % 4)" }
+        let counts = groups.map { _ in [1, 0] }
+        let split = GroupSplit(parts: [.init(name: "train", fraction: 0.8), .init(name: "val", fraction: 0.1), .init(name: "test", fraction: 0.1)], seed: 0)
+        let (_, report) = split.assign(groups: groups, classCounts: counts, classes: 2)
+        let empty = split.emptyParts(in: report)
+        XCTAssertFalse(empty.isEmpty)
+        XCTAssertTrue(empty.allSatisfy { e in report.images[split.parts.firstIndex { $0.name == e.name }!] == 0 })
+        let suggested = try! XCTUnwrap(empty.first?.suggestedFractions)
+        XCTAssertEqual(suggested, [0.5, 0.25, 0.25])
+        let message = "\(empty[0])"
+        XCTAssertTrue(message.contains("part '\(empty[0].name)' (fraction 0.1) is empty: 40 screens come from 4 groups (apps)"), message)
+        XCTAssertTrue(message.contains("--fractions 0.5,0.25,0.25"), message)
+        // The suggestion fills every part.
+        let fixed = GroupSplit(parts: zip(split.parts, suggested).map { .init(name: $0.name, fraction: $1) }, seed: 0)
+        XCTAssertEqual(fixed.emptyParts(in: fixed.assign(groups: groups, classCounts: counts, classes: 2).report), [])
+        // Two groups cannot fill three parts.
+        let two = GroupSplit(parts: split.parts, seed: 0)
+        let few = two.emptyParts(in: two.assign(groups: groups.map { $0 == "app-0" ? "a" : "b" }, classCounts: counts, classes: 2).report)
+        XCTAssertTrue(few.first.map { "\($0)".contains("use at most 2 parts") } ?? false, "\(few)")
+    }
 }

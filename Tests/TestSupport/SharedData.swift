@@ -25,5 +25,6 @@ public func realUIScreens(file: StaticString = #filePath) throws -> URL {
 /// Something CI must have (shared data, the Python reference packages) that is missing.
 public struct SharedDataMissing: Error, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

@@ -95,6 +95,11 @@ final class RunConfigTests: XCTestCase {
 
         e = try refusal("", overrides: ["optimizer.learning_rate=-1"])
         XCTAssertEqual(e.key, "optimizer.learning_rate")
+        XCTAssertEqual(e.source, "--set optimizer.learning_rate=-1", "a value from --set is blamed on it, not on the file")
+
+        e = try refusal("seed: 1\nsteps: 100\n", overrides: ["model.aspect_ratios=[1, x]"])
+        XCTAssertEqual(e.source, "--set model.aspect_ratios=[1, x]")
+        XCTAssertFalse(e.problem.contains("line"), e.description)
 
         e = try refusal("", overrides: ["optimizer.lr=0.1"])
         XCTAssertEqual(e.source, "--set")

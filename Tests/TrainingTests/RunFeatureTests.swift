@@ -109,7 +109,7 @@ final class RunFeatureTests: XCTestCase {
         let setup = try TrainingSetup(config: c)
         let before = namedValues(setup.model)
         let run = folder()
-        let trainer = try Trainer(setup: setup, folder: try RunFolder.create(run, config: c), resuming: false, logger: .run(RunFolder(run)))
+        let trainer = try Trainer(setup: setup, folder: try RunFolder.create(run, config: c).folder, resuming: false, logger: .run(RunFolder(run)))
         _ = try trainer.run()
         let after = namedValues(trainer.model)
         for (name, values) in before where name.hasPrefix("backbone.") { XCTAssertEqual(after[name], values, "\(name) is frozen") }

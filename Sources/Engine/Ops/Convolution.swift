@@ -83,6 +83,42 @@ extension Tensor {
     }
 }
 
+extension Tensor {
+    /// Inference only (nothing recorded): the convolution of `conv2d` with its bias added and
+    /// the output clamped to [lower, upper] in the same pass over the output (a folded
+    /// conv + batch norm + activation runs as this one op).
+    public func convolvedForInference(weight: Tensor, bias: Tensor?, stride: Int = 1, padding: Int = 0, groups: Int = 1,
+                                      clampedTo range: ClosedRange<Float>? = nil) -> Tensor {
+        let geo = ConvGeometry(
+            batch: shape[0], height: shape[1], width: shape[2], inChannels: shape[3],
+            kernelHeight: weight.shape[0], kernelWidth: weight.shape[1], outChannels: weight.shape[3],
+            stride: stride, padding: padding, groups: groups)
+        precondition(shape.count == 4 && weight.shape[2] == geo.inPerGroup && geo.outHeight > 0 && geo.outWidth > 0,
+                     "convolvedForInference: input \(shape) does not fit weight \(weight.shape)")
+        let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
+        let out = Storage(count: outShape.reduce(1, *))
+        let (x, w, b) = (storage.pointer, weight.storage.pointer, bias?.storage.pointer)
+        if geo.usesDepthwise3x3Kernel {
+            depthwise3x3Forward(geo, x: x, w: w, bias: b, out: out.pointer)
+        } else if geo.isDepthwise {
+            depthwiseForward(geo, x: x, w: w, bias: b, out: out.pointer)
+        } else if geo.usesFewChannelKernel {
+            fewChannelForward(geo, x: x, w: w, bias: b, out: out.pointer)
+        } else {
+            gemmConvForward(geo, x: x, w: w, bias: b, out: out.pointer)
+        }
+        if let range {
+            let (lo, hi) = (range.lowerBound, range.upperBound)
+            let count = outShape.reduce(1, *)
+            Parallel.forEachBlock(count: count, blockSize: 1 << 14) { _, r in
+                let p = out.pointer
+                for i in r { p[i] = Swift.min(Swift.max(p[i], lo), hi) }
+            }
+        }
+        return Tensor(shape: outShape, storage: out, requiresGrad: false, node: nil)
+    }
+}
+
 // MARK: - im2col + GEMM
 
 /// Images per im2col chunk, so that one chunk's buffer stays within budget.

@@ -110,9 +110,12 @@ extension Tensor {
     /// y = (x - mean) / sqrt(var + eps) * scale + shift. In `.training` mode mean
     /// and var are the batch's (biased variance), and the running statistics
     /// are updated in place with the unbiased variance, as PyTorch does.
+    /// With `clampedTo` the output is clamped in the same pass (batch norm + ReLU6 as one op);
+    /// the gradient then passes where the output lies strictly inside the range, exactly as
+    /// a separate `clamped` would pass it, recomputed from the output instead of stored.
     public func batchNorm(
         scale: Tensor, shift: Tensor, runningMean: Tensor, runningVariance: Tensor,
-        epsilon: Float = 1e-3, mode: BatchNormMode
+        epsilon: Float = 1e-3, mode: BatchNormMode, clampedTo range: ClosedRange<Float>? = nil
     ) -> Tensor {
         let c = shape.last ?? 1
         precondition(scale.shape == [c] && shift.shape == [c] && runningMean.shape == [c] && runningVariance.shape == [c],
@@ -166,24 +169,36 @@ extension Tensor {
                 invStd[j] = 1 / (runningVariance.storage.pointer[j] + epsilon).squareRoot()
             }
         }
-        // y = x * a + b per channel.
+        // y = x * a + b per channel (clamped to [lo, hi] when fused with the activation).
         let a = (0..<c).map { gamma[$0] * invStd[$0] }
         let b = (0..<c).map { beta[$0] - mean[$0] * a[$0] }
+        let (lo, hi) = (range?.lowerBound ?? -Float.infinity, range?.upperBound ?? Float.infinity)
         withPointers(tiling.repeated(a), tiling.repeated(b)) { pa, pb in
-            let y = out.pointer
             forEachTile(rows: rows, tiling: tiling) { start, n in
-                let xs = x + start, ys = y + start
-                for i in 0..<n { ys[i] = xs[i] * pa[i] + pb[i] }
+                let xs = x + start, ys = out.pointer + start
+                if range == nil {
+                    for i in 0..<n { ys[i] = xs[i] * pa[i] + pb[i] }
+                } else {
+                    for i in 0..<n { ys[i] = Swift.min(Swift.max(xs[i] * pa[i] + pb[i], lo), hi) }
+                }
             }
         }
 
         let input = self
+        let clamped = range != nil
         return Tensor.result(shape: shape, storage: out, inputs: [self, scale, shift]) { g in
+            // With the clamp, the gradient g passes where the output is strictly inside [lo, hi]
+            // (read from the output, which this closure keeps alive).
+            let y = UnsafePointer(out.pointer)
             // Per channel: sum of g and of g * xhat, xhat = (x - mean) * invStd.
             let (sg, sgx) = withPointers(tiling.repeated(mean), tiling.repeated(invStd)) { pm, pi in
                 channelSums(rows: rows, tiling: tiling) { start, n, a1, a2 in
-                    let xs = x + start, gs = g + start
-                    for i in 0..<n { a1[i] += gs[i]; a2[i] += gs[i] * (xs[i] - pm[i]) * pi[i] }
+                    let xs = x + start, gs = g + start, ys = y + start
+                    if clamped {
+                        for i in 0..<n { let gi = ys[i] > lo && ys[i] < hi ? gs[i] : 0; a1[i] += gi; a2[i] += gi * (xs[i] - pm[i]) * pi[i] }
+                    } else {
+                        for i in 0..<n { a1[i] += gs[i]; a2[i] += gs[i] * (xs[i] - pm[i]) * pi[i] }
+                    }
                 }
             }
             if scale.requiresGrad {
@@ -214,11 +229,14 @@ extension Tensor {
             input.withGradientTarget { gx, add in
                 withPointers(tiling.repeated(ca), tiling.repeated(cb), tiling.repeated(cc)) { pa, pb, pc in
                     forEachTile(rows: rows, tiling: tiling) { start, n in
-                        let xs = x + start, gs = g + start, ds = gx + start
-                        if add {
-                            for i in 0..<n { ds[i] += pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
-                        } else {
-                            for i in 0..<n { ds[i] = pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
+                        let xs = x + start, gs = g + start, ds = gx + start, ys = y + start
+                        switch (add, clamped) {
+                        case (true, false): for i in 0..<n { ds[i] += pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
+                        case (false, false): for i in 0..<n { ds[i] = pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
+                        case (true, true):
+                            for i in 0..<n { ds[i] += pa[i] * (ys[i] > lo && ys[i] < hi ? gs[i] : 0) + pb[i] * xs[i] + pc[i] }
+                        case (false, true):
+                            for i in 0..<n { ds[i] = pa[i] * (ys[i] > lo && ys[i] < hi ? gs[i] : 0) + pb[i] * xs[i] + pc[i] }
                         }
                     }
                 }

@@ -44,3 +44,24 @@ with h5py.File("h5py_fixed_ascii.h5", "w") as f:
 
 # The raw pixels, for the Swift test to compare against.
 images.tofile("h5py_images.bin")
+
+
+# Hostile shards: a few KB each. An empty but valid shard, and two that declare more than any
+# reader should allocate (HDF5 reads unwritten storage as the fill value, so the file stays small).
+def hostile(name, images, offsets, boxes_shape, ids, **image_options):
+    with h5py.File(name, "w") as f:
+        f.attrs["format"] = np.bytes_("screen-shard")
+        f.attrs["version"] = np.int64(1)
+        f.attrs["class_names"] = np.array([c.encode() for c in classes])
+        if isinstance(images, tuple):
+            f.create_dataset("images", shape=images, dtype="u1", **image_options)
+        else:
+            f.create_dataset("images", data=images)
+        f.create_dataset("box_offsets", data=np.array(offsets, dtype=np.int64))
+        f.create_dataset("boxes", shape=boxes_shape, dtype="f4")
+        f.create_dataset("labels", shape=boxes_shape[:1], dtype="i4")
+        f.create_dataset("image_ids", data=np.array(ids, dtype="S4"))
+
+hostile("zero_screens.h5", (0, 32, 16, 3), [0], (0, 4), [])
+hostile("declared_boxes.h5", np.zeros((1, 32, 16, 3), dtype=np.uint8), [0, 2**36], (2**36, 4), [b"a"])
+hostile("declared_pixels.h5", (1, 100000, 100000, 3), [0, 0], (0, 4), [b"a"], chunks=(1, 64, 64, 3))

@@ -1,0 +1,63 @@
+import Engine
+
+/// Runs a network for inference with batch norm folded into the convolutions before it:
+/// w' = w * gamma / sqrt(var + eps) per output channel, b' = beta - mean * gamma / sqrt(var + eps),
+/// and the activation applied as the convolution writes its output. One pass per layer instead
+/// of three (conv, batch norm, activation); nothing is recorded. Folding is done once, when
+/// the interpreter is made: make a new one when the weights change.
+public struct FoldedInterpreter: NetworkInterpreter {
+    /// A convolution ready to run: folded weights, bias, and the range its output is clamped to.
+    struct FoldedConv {
+        let weight: Tensor
+        let bias: Tensor?
+        let stride, padding, groups: Int
+        let clamp: ClosedRange<Float>?
+    }
+
+    private let folded: [ObjectIdentifier: FoldedConv]
+
+    /// Folds every `ConvBNActivation` under `module`; plain convolutions run as they are.
+    public init(_ module: any Module) {
+        var folded: [ObjectIdentifier: FoldedConv] = [:]
+        func visit(_ m: any Module) {
+            if let unit = m as? ConvBNActivation { folded[ObjectIdentifier(unit)] = Self.fold(unit) }
+            for (_, child) in m.children { visit(child) }
+        }
+        visit(module)
+        self.folded = folded
+    }
+
+    static func fold(_ unit: ConvBNActivation) -> FoldedConv {
+        let conv = unit.conv, bn = unit.norm
+        let cout = conv.weight.shape[3]
+        let gamma = bn.scale.scalars, beta = bn.shift.scalars, mean = bn.runningMean.scalars, variance = bn.runningVariance.scalars
+        let scale = (0..<cout).map { gamma[$0] / (variance[$0] + bn.epsilon).squareRoot() }
+        var w = conv.weight.scalars
+        for i in w.indices { w[i] *= scale[i % cout] }  // HWIO: the output channel is innermost
+        let convBias = conv.bias?.scalars ?? [Float](repeating: 0, count: cout)
+        var b = [Float](repeating: 0, count: cout)
+        for o in 0..<cout { b[o] = beta[o] + (convBias[o] - mean[o]) * scale[o] }
+        let clamp: ClosedRange<Float>? = switch unit.activation {
+        case .relu6: 0...6
+        case .relu: 0...Float.greatestFiniteMagnitude
+        case .identity: nil
+        }
+        return FoldedConv(weight: Tensor(shape: conv.weight.shape, values: w), bias: Tensor(shape: [cout], values: b),
+                          stride: conv.stride, padding: conv.padding, groups: conv.groups, clamp: clamp)
+    }
+
+    public func conv(_ layer: Conv2D, _ x: Tensor, name: String) -> Tensor {
+        x.convolvedForInference(weight: layer.weight, bias: layer.bias, stride: layer.stride, padding: layer.padding, groups: layer.groups)
+    }
+
+    public func convBNActivation(_ layer: ConvBNActivation, _ x: Tensor, name: String) -> Tensor {
+        let f = folded[ObjectIdentifier(layer)] ?? Self.fold(layer)
+        return x.convolvedForInference(weight: f.weight, bias: f.bias, stride: f.stride, padding: f.padding, groups: f.groups, clampedTo: f.clamp)
+    }
+
+    public func relu(_ x: Tensor, name: String) -> Tensor { Autodiff.withoutTape { x.relu() } }
+    public func add(_ a: Tensor, _ b: Tensor, name: String) -> Tensor { Autodiff.withoutTape { a + b } }
+    public func upsampleNearest2x(_ x: Tensor, name: String) -> Tensor { Autodiff.withoutTape { x.upsampledNearest2x() } }
+    public func rows(_ x: Tensor, width: Int, name: String) -> Tensor { Autodiff.withoutTape { x.reshaped([x.shape[0], -1, width]) } }
+    public func concatenateRows(_ parts: [Tensor], name: String) -> Tensor { Autodiff.withoutTape { Tensor.concatenate(parts, axis: 1) } }
+}

@@ -1,0 +1,87 @@
+import Boxes
+import ConfigFiles
+import Detection
+import Engine
+import Foundation
+import Images
+import OCR
+import ScreenDescription
+
+/// From a screenshot to what a screen reader needs (the Screen Recognition paper end to end):
+/// the detector with the deployment filter (step 1), OCR, and the description heuristics
+/// (steps 2-8). The one path `uidetect describe` and the description benchmarks use.
+public struct ScreenRecognizer {
+    /// Finds the elements; nil when they are given (true boxes standing in for detections).
+    public let detector: SSDDetector?
+    public let classNames: [String]
+    public let filter: DeploymentFilter
+    /// Nil when OCR is off or Tesseract could not start: labels stay empty.
+    public let textRecognizer: (any TextRecognizer)?
+    public let describer: ScreenDescriber
+
+    public init(detector: SSDDetector?, classNames: [String], filter: DeploymentFilter, textRecognizer: (any TextRecognizer)?, describer: ScreenDescriber) {
+        self.detector = detector
+        self.classNames = classNames
+        self.filter = filter
+        self.textRecognizer = textRecognizer
+        self.describer = describer
+    }
+
+    /// Where each stage's time went for one screen.
+    public struct Timing: Sendable {
+        public var detector = 0.0, ocr = 0.0, heuristics = 0.0
+        public var total: Double { detector + ocr + heuristics }
+    }
+
+    /// `image`'s description, the elements it started from, and the time each stage took. The
+    /// elements are `given` (in `image`'s pixels) or, without them, the detector's after the deployment filter.
+    public func describe(imageID: String, image: RGBImage, given: [ElementDetection]? = nil) throws -> (screen: DescribedScreen, elements: [ElementDetection], timing: Timing) {
+        var timing = Timing()
+        var start = monotonicSeconds()
+        let elements: [ElementDetection]
+        if let given {
+            elements = given
+        } else {
+            guard let detector else { preconditionFailure("ScreenRecognizer without a detector needs the elements given") }
+            let found = detector.detect(screens: [image]) { filter.apply($0, classNames: classNames) }[0]
+            elements = found.map { ElementDetection(box: $0.box, className: classNames[$0.label], score: $0.score) }
+        }
+        timing.detector = monotonicSeconds() - start
+        start = monotonicSeconds()
+        let lines = try textRecognizer?.recognise(image).map { TextLine(box: $0.box, text: $0.text, confidence: $0.confidence) }
+        timing.ocr = monotonicSeconds() - start
+        start = monotonicSeconds()
+        let screen = describer.describe(ScreenInput(imageID: imageID, image: image, detections: elements, textLines: lines))
+        timing.heuristics = monotonicSeconds() - start
+        return (screen, elements, timing)
+    }
+}
+
+/// Description configs (YAML, the run configs' conventions): laid over the paper's defaults,
+/// unknown keys and impossible values refused naming the key.
+public enum DescriptionConfigLoader {
+    static let strict = StrictConfig(defaults: DescriptionConfig()) { $0.problems() }
+
+    /// The config of `url` (nil: the defaults) with `overrides` ("dotted.key=value") applied after it.
+    public static func load(_ url: URL?, overrides: [String] = []) throws -> DescriptionConfig { try strict.load(url, overrides: overrides) }
+
+    /// The config as YAML, every key written out.
+    public static func yaml(_ config: DescriptionConfig) throws -> String { try StrictConfig<DescriptionConfig>.yaml(config) }
+}
+
+/// Where a detector's icon-interactivity model lives: `icon-interactivity.json` beside its
+/// weights file, in its checkpoint folder, or in its run folder.
+public enum IconModelLocation {
+    public static let fileName = "icon-interactivity.json"
+
+    /// The model file for the weights at `weights` (a resolved weights file), if one is there.
+    public static func find(beside weights: URL) -> URL? {
+        var folder = weights.deletingLastPathComponent()
+        for _ in 0..<3 {  // the checkpoint folder, checkpoints/, the run folder
+            let candidate = folder.appendingPathComponent(fileName)
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+}

@@ -1,0 +1,42 @@
+import Boxes
+import Foundation
+import Images
+import ScreenDescription
+import Shards
+
+/// Screen-description ground truth read from shards (screen-description.md, "Ground truth in shards").
+public enum TruthScreens {
+    /// The truth of every screen of `set`, without pixels: boxes in stored pixels, the optional
+    /// datasets as the shards hold them (absent ones nil). A screen stored without its original
+    /// size is taken at its stored size.
+    public static func read(_ set: ShardSet) throws -> [ScreenTruth] {
+        try (0..<set.count).map { i in
+            let (k, _) = set.locate(i)
+            let record = try set.record(at: i, withImage: false)
+            guard let stored = set.readers[k].imageSize else {
+                throw ShardError.missing(path: set.readers[k].url.path, name: "dataset images (a truth shard needs its screens' size)")
+            }
+            return try truth(record, storedSize: stored, classNames: set.classNames)
+        }
+    }
+
+    /// The truth of one record whose image is stored at `storedSize`.
+    public static func truth(_ record: ScreenRecord, storedSize: Size, classNames: [String]) throws -> ScreenTruth {
+        try ScreenTruth(imageID: record.imageID, storedSize: storedSize, originalSize: record.originalSize ?? storedSize,
+                        boxes: record.boxes, classNames: record.labels.map { classNames[Int($0)] },
+                        groupIndex: record.groupIndex, navOrder: record.navOrder, selected: record.selected,
+                        interactive: record.interactive, texts: record.texts, groupKinds: record.groupKinds)
+    }
+
+    /// The true boxes of `truth` as detections on the original screenshot (score 1): what the
+    /// heuristics get when they are measured on their own, without a detector's mistakes.
+    public static func elements(of truth: ScreenTruth) -> [ElementDetection] {
+        let s = 1 / truth.scale
+        return zip(truth.boxes, truth.classNames).map { box, name in
+            ElementDetection(box: box.transformed(scaleX: s, scaleY: s), className: name, score: 1)
+        }
+    }
+
+    /// Icon-interactivity examples of `truths` (icons with a known `interactive`).
+    public static func iconExamples(_ truths: [ScreenTruth]) -> [IconExample] { truths.flatMap { $0.iconExamples() } }
+}

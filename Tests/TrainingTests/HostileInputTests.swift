@@ -1,0 +1,91 @@
+import Checkpoints
+import Detection
+import Engine
+import Foundation
+import Shards
+import XCTest
+@testable import Training
+
+/// Configs, checkpoints and run folders that once crashed, exhausted memory or escaped: each is
+/// refused with an error naming the file and the key, quickly, and nothing is lost.
+final class HostileInputTests: XCTestCase {
+    func folder() -> URL {
+        let url = freshRunFolder()
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func refusal(_ overrides: [String]) -> ConfigError? {
+        do { _ = try ConfigLoader.load(nil, overrides: overrides); return nil } catch { return error as? ConfigError }
+    }
+
+    func testImpossibleModelValuesAreRefusedNamingTheKey() {
+        for (set, key) in [("model.max_level=64", "model.max_level"), ("model.alpha=.inf", "model.alpha"), ("model.alpha=.nan", "model.alpha"),
+                           ("model.anchor_scale=-4", "model.anchor_scale"), ("model.bn_momentum=.nan", "model.bn_momentum"),
+                           ("model.input_width=1000000000", "model.input_width"), ("model.fpn_depth=1000000", "model.fpn_depth"),
+                           ("optimizer.learning_rate=.inf", "optimizer.learning_rate"), ("augmentation.brightness=.nan", "augmentation.brightness"),
+                           ("batch_size=20000", "batch_size"), ("name=../../x", "name"), ("optimizer.clip_grad_norm=.inf", "optimizer.clip_grad_norm")] {
+            XCTAssertEqual(refusal([set])?.key, key, set)
+        }
+    }
+
+    func testYAMLThatWouldExpandOrNestWithoutEndIsRefusedAtOnce() throws {
+        let dir = folder()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // 441 bytes of aliases of aliases: 9^10 nodes once expanded.
+        var bomb = "freeze: [&a0 [x,x,x,x,x,x,x,x,x]"
+        for i in 1...10 { bomb += ", &a\(i) [" + [String](repeating: "*a\(i - 1)", count: 9).joined(separator: ",") + "]" }
+        bomb += "]\n"
+        let deep = "name: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n"
+        for (name, text, expected) in [("bomb.yaml", bomb, "expands to more than"), ("deep.yaml", deep, "levels deep")] {
+            let url = dir.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            let start = Date()
+            XCTAssertThrowsError(try ConfigLoader.load(url)) { e in
+                XCTAssertTrue("\(e)".contains(url.path) && "\(e)".contains(expected), "\(e)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 5, "\(name) is refused before it expands")
+        }
+    }
+
+    func testASecondTrainerOnARunIsToldWhichProcessHoldsIt() throws {
+        let run = folder()
+        let first = try Trainer(config: tinyConfig(steps: 2), folder: run, resume: false)
+        XCTAssertThrowsError(try Trainer(config: nil, folder: run, resume: true)) { e in
+            XCTAssertTrue("\(e)".contains("in use by process \(getpid())"), "\(e)")
+        }
+        XCTAssertThrowsError(try Trainer(config: tinyConfig(steps: 2), folder: run, resume: false)) { e in
+            XCTAssertTrue("\(e)".contains("in use by process"), "\(e)")
+        }
+        _ = try first.run()
+    }
+
+    /// A run killed before its first checkpoint: both a resume and a fresh start begin again from step 0.
+    func testARunWithoutACheckpointStartsAgain() throws {
+        let run = folder()
+        do { _ = try Trainer(config: tinyConfig(steps: 2), folder: run, resume: false) }  // created, never trained: as if killed
+        let resumed = try Trainer(config: nil, folder: run, resume: true)
+        XCTAssertEqual(resumed.state.step, 0)
+        XCTAssertEqual(try resumed.run().step, 2)
+        let other = folder()
+        do { _ = try Trainer(config: tinyConfig(steps: 2), folder: other, resume: false) }
+        XCTAssertEqual(try Trainer(config: tinyConfig(steps: 2), folder: other, resume: false).run().step, 2)
+        // A run that has a checkpoint is still refused without --resume.
+        XCTAssertThrowsError(try Trainer(config: tinyConfig(steps: 2), folder: other, resume: false)) { e in
+            XCTAssertTrue("\(e)".contains("--resume"), "\(e)")
+        }
+    }
+
+    func testACheckpointWithANaNWeightIsRefusedNamingTheTensor() throws {
+        let dir = folder()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var g = SeededGenerator(seed: 1)
+        let model = SSDModel(config: tinyConfig().model, generator: &g)
+        model.classHead.final.bias!.assign([Float](repeating: .nan, count: model.classHead.final.bias!.count))
+        let url = dir.appendingPathComponent("nan.safetensors")
+        try DetectorWeights.write(model, classNames: defaultClassNames, step: 1, to: url)
+        XCTAssertThrowsError(try DetectorWeights.read(url)) { e in
+            XCTAssertTrue("\(e)".contains("class_head.out.bias") && "\(e)".contains("nan"), "\(e)")
+        }
+    }
+}
