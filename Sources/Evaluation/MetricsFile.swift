@@ -84,6 +84,8 @@ public struct MetricsFile: Codable, Equatable, Sendable {
     @Nullable public var map50Large: Double?
     /// null where screen sizes are unknown (and every figure by size with them).
     @Nullable public var sizeBuckets: SizeBucketsEntry?
+    /// What was scored; null where the caller did not say.
+    @Nullable public var source: EvaluationSource?
 
     /// The figures of `result`.
     public init(_ result: EvaluationResult) {
@@ -100,6 +102,12 @@ public struct MetricsFile: Codable, Equatable, Sendable {
         sizeBuckets = result.sizeBuckets.map(SizeBucketsEntry.init)
     }
 
+    /// The figures of `summary` with what it scored.
+    public init(_ summary: EvaluationSummary) {
+        self.init(summary.result)
+        source = summary.source
+    }
+
     /// Reads a metrics.json.
     public init(contentsOf url: URL) throws {
         self = try JSONFile.read(Self.self, from: url)
@@ -114,6 +122,6 @@ public struct MetricsFile: Codable, Equatable, Sendable {
         case iouThreshold = "iou_threshold", interpolation, images, classes
         case map50, map50Weighted = "map50_weighted", mapCenter = "map_center", mapCenterWeighted = "map_center_weighted"
         case map50to95 = "map50_95", map50Small = "map50_small", map50Medium = "map50_medium", map50Large = "map50_large"
-        case sizeBuckets = "size_buckets"
+        case sizeBuckets = "size_buckets", source
     }
 }

@@ -50,7 +50,7 @@ public struct SizeBuckets: Equatable, Sendable {
         }
     }
 
-    /// "< 0.5%", "0.5-5%", ">= 5%" of the screen.
+    /// "< 0.5%", "0.5%-5%", ">= 5%" of the screen.
     public func label(_ bucket: SizeBucket) -> String {
         func pct(_ v: Double) -> String { String(format: "%g%%", 100 * v) }
         switch bucket {
