@@ -137,3 +137,19 @@ final class EvaluationReportPicturesTests: XCTestCase {
         XCTAssertTrue(bold.contains("text-anchor=\"end\">t=0.80</text>"), bold)
     }
 }
+
+/// predict's index.html.
+final class PredictionIndexTests: XCTestCase {
+    func testEachOverlayIsLinkedWithItsSizeAndWhatWasFound() {
+        let page = PredictionIndex(title: "Detections", notes: ["checkpoint: run"], classNames: ["text", "<icon>"],
+                                   entries: [PredictionIndex.Entry(imageID: "home #1", overlay: "home #1.png", source: "/shots/home #1.png", width: 1170, height: 2532,
+                                                                   labels: [0, 1, 0]),
+                                             PredictionIndex.Entry(imageID: "blank", overlay: "blank.png", source: "/shots/blank.png", width: 10, height: 20, labels: [])]).html()
+        XCTAssertTrue(page.contains("<a href=\"home%20%231.png\"><img src=\"home%20%231.png\" alt=\"home #1\""), page)
+        XCTAssertTrue(page.contains("1170 &times; 2532 &middot; 3 detections<br><span class=\"found\">text 2, &lt;icon&gt; 1</span>"), page)
+        XCTAssertTrue(page.contains("nothing found"))
+        XCTAssertTrue(page.contains("2 screenshots, 3 detections"))
+        XCTAssertTrue(page.contains("<p class=\"note\">checkpoint: run</p>"))
+        XCTAssertFalse(page.contains("<icon>"), "names are escaped")
+    }
+}
