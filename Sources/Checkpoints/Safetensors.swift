@@ -63,6 +63,25 @@ public enum Safetensors {
         }
     }
 
+    /// Reads the metadata only (the header, not the tensors): what a checkpoint says about itself.
+    public static func metadata(_ url: URL) throws -> [String: String] {
+        func fail(_ field: String, _ problem: String) -> SafetensorsError { SafetensorsError(path: url.path, field: field, problem: problem) }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { throw fail("file", "cannot read the file") }
+        defer { try? handle.close() }
+        guard let prefix = try? handle.read(upToCount: 8), prefix.count == 8 else {
+            throw fail("header", "the file is shorter than its 8-byte header length (truncated?)")
+        }
+        let length = prefix.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }.littleEndian
+        // A header is a few kilobytes; a huge length is a damaged file, not a reason to allocate.
+        guard length <= 100_000_000, let headerData = try? handle.read(upToCount: Int(length)), headerData.count == Int(length) else {
+            throw fail("header", "header length \(length) runs past the end of the file (truncated?)")
+        }
+        guard let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any] else { throw fail("header", "not a JSON object") }
+        guard let m = header["__metadata__"] else { return [:] }
+        guard let dict = m as? [String: String] else { throw fail("__metadata__", "must map strings to strings") }
+        return dict
+    }
+
     /// Reads every tensor and the metadata, checking the header against the file.
     public static func read(_ url: URL) throws -> (tensors: [NamedTensor], metadata: [String: String]) {
         let path = url.path

@@ -75,6 +75,12 @@ public enum DetectorWeights {
         return (model, names, metadata["step"].flatMap { Int($0) })
     }
 
+    /// Which weights a file holds as its metadata says (`weights`: "raw", or the moving average and its
+    /// decay, as training saves them); nil for a file that does not say (an export, an older checkpoint).
+    public static func weightsKind(_ url: URL) throws -> String? {
+        try Safetensors.metadata(url)["weights"]
+    }
+
     /// The weights file meant by `path`: a `.safetensors` file, a checkpoint folder holding
     /// `model.safetensors`, or a run folder (its `checkpoints/best`, else `checkpoints/last`).
     public static func resolve(_ path: String) throws -> URL {

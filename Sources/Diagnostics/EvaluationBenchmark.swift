@@ -10,7 +10,7 @@ public struct EvaluationBenchmarkReport: Codable {
     public var images: Int
     public var groundTruthBoxes: Int
     public var detections: Int
-    /// Parsing detections JSON plus AP50 and AP-center for every class.
+    /// Parsing detections JSON plus AP50, AP-center, AP50-95 and AP50 by size for every class.
     public var oursSeconds: Double
     public var parseSeconds: Double
     /// pycocotools' evaluate() + accumulate() at IoU 0.5, same data, nil if it could not run.
@@ -76,7 +76,7 @@ public struct EvaluationBenchmark {
                 cocoAnnotations.append(["id": cocoAnnotations.count + 1, "image_id": i + 1, "category_id": labels.last! + 1, "iscrowd": 0,
                                         "area": b.area, "bbox": [Double(b.xMin), Double(b.yMin), Double(b.width), Double(b.height)]])
             }
-            gtImages.append(GroundTruthImage(imageID: "scr-\(i)", boxes: boxes, labels: labels))
+            gtImages.append(GroundTruthImage(imageID: "scr-\(i)", boxes: boxes, labels: labels, screenArea: 256 * 512))
             func detection(_ b: Box, _ label: Int) {
                 let score = g.nextUnitDouble()
                 json += (detectionCount == 0 ? "" : ",") + "{\"image_id\": \"scr-\(i)\", \"class\": \"\(defaultClassNames[label])\", \"score\": \(score), \"box\": [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)]}"

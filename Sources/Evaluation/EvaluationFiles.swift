@@ -5,7 +5,7 @@ public enum EvaluationFiles {
     /// Writes metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv of `summary` into `folder`, creating it.
     public static func write(_ summary: EvaluationSummary, to folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try MetricsFile(summary.result).write(to: folder.appendingPathComponent(MetricsFile.fileName))
+        try MetricsFile(summary).write(to: folder.appendingPathComponent(MetricsFile.fileName))
         try PRCurvesFile.write(summary.result, to: folder.appendingPathComponent(PRCurvesFile.fileName))
         try ThresholdsFile(summary).write(to: folder.appendingPathComponent(ThresholdsFile.fileName))
         try ConfusionMatrixFile.write(summary.confusion, to: folder.appendingPathComponent(ConfusionMatrixFile.fileName))

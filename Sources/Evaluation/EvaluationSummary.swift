@@ -11,10 +11,14 @@ public struct EvaluationSummary: Equatable, Sendable {
     public var picks: [PickedThreshold?]
     /// Counted at the picked thresholds (0.5 where there is none).
     public var confusion: ConfusionMatrix
+    /// What was scored, where the caller says (`uidetect evaluate`, a training run's validation).
+    public var source: EvaluationSource?
 
     /// A summary of parts computed elsewhere.
-    public init(result: EvaluationResult, strategy: ThresholdStrategy, picks: [PickedThreshold?], confusion: ConfusionMatrix) {
+    public init(result: EvaluationResult, strategy: ThresholdStrategy, picks: [PickedThreshold?], confusion: ConfusionMatrix,
+                source: EvaluationSource? = nil) {
         self.result = result
+        self.source = source
         self.strategy = strategy
         self.picks = picks
         self.confusion = confusion
@@ -23,10 +27,10 @@ public struct EvaluationSummary: Equatable, Sendable {
 
 extension Evaluator {
     /// Evaluates `input`, picks each class's threshold by `strategy`, and counts the confusion matrix at those thresholds.
-    public func summarize(_ input: EvaluationInput, strategy: ThresholdStrategy = .maxF1) -> EvaluationSummary {
+    public func summarize(_ input: EvaluationInput, strategy: ThresholdStrategy = .maxF1, source: EvaluationSource? = nil) -> EvaluationSummary {
         let result = evaluate(input)
         let picks = result.classes.map { ThresholdPicker.pick($0.curve, groundTruth: $0.gtCount, strategy: strategy) }
         let confusion = ConfusionMatrix(input, thresholds: picks.map { $0?.threshold }, iouThreshold: iouThreshold)
-        return EvaluationSummary(result: result, strategy: strategy, picks: picks, confusion: confusion)
+        return EvaluationSummary(result: result, strategy: strategy, picks: picks, confusion: confusion, source: source)
     }
 }

@@ -22,10 +22,14 @@ public struct GroundTruthImage: Equatable, Sendable {
     public var imageID: String
     public var boxes: [Box]
     public var labels: [Int]
-    public init(imageID: String, boxes: [Box], labels: [Int]) {
+    /// The screen's area in the pixels of its boxes (a letterboxed screenshot without its padding);
+    /// nil where unknown. AP by size needs it for every screen.
+    public var screenArea: Double?
+    public init(imageID: String, boxes: [Box], labels: [Int], screenArea: Double? = nil) {
         self.imageID = imageID
         self.boxes = boxes
         self.labels = labels
+        self.screenArea = screenArea
     }
 }
 
@@ -81,10 +85,20 @@ public enum EvaluationLoader {
                     boxes.append(r.boxes[row])
                     labels.append(l)
                 }
-                images.append(GroundTruthImage(imageID: r.imageIDs[i], boxes: boxes, labels: labels))
+                images.append(GroundTruthImage(imageID: r.imageIDs[i], boxes: boxes, labels: labels, screenArea: screenArea(r, i)))
             }
         }
         return (names, images)
+    }
+
+    /// The area of screen `i` of `r` in stored pixels: the storage size, or, for a screenshot
+    /// letterboxed into it (`original_sizes`), the scaled screenshot without the padding.
+    static func screenArea(_ r: ShardReader, _ i: Int) -> Double? {
+        let original = r.originalSizes?[i]
+        guard let stored = r.imageSize else { return original.map { Double($0.width) * Double($0.height) } }
+        guard let o = original else { return Double(stored.width) * Double(stored.height) }
+        let scale = min(Double(stored.width) / Double(o.width), Double(stored.height) / Double(o.height))
+        return Double(o.width) * scale * Double(o.height) * scale
     }
 
     /// Detections from JSON: `[{"image_id", "class", "score", "box": [x_min, y_min, x_max, y_max]}]`.

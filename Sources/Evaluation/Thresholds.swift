@@ -3,7 +3,7 @@ import Foundation
 
 /// How a confidence threshold is picked for a class (evaluation.md, "Picking thresholds per class").
 public enum ThresholdStrategy: Equatable, Sendable, CustomStringConvertible {
-    /// The highest F1; on a tie, the higher threshold.
+    /// The highest F1; on a tie, the higher threshold; none where the best F1 is 0.
     case maxF1
     /// The lowest threshold whose precision is at least p.
     case minPrecision(Double)
@@ -83,6 +83,9 @@ public enum ThresholdPicker {
             chosen = points.first { $0.recall >= target }
         }
         guard let c = chosen else { return nil }
+        // The best F1 is 0 only when no detection is a true positive: every threshold would show
+        // false alarms and nothing else, so there is none to pick.
+        if strategy == .maxF1 && c.tp == 0 { return nil }
         let f1 = c.precision + c.recall > 0 ? 2 * c.precision * c.recall / (c.precision + c.recall) : 0
         return PickedThreshold(threshold: c.threshold, precision: c.precision, recall: c.recall, f1: f1, tp: c.tp, fp: c.fp)
     }

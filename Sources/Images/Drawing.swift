@@ -64,15 +64,24 @@ extension RGBImage {
         fill(x0: x1 - thickness, y0: y0 + thickness, x1: x1, y1: y1 - thickness, color: color, alpha: alpha)
     }
 
-    /// Draws a box outline with a filled tag holding `label` above its top-left corner.
-    public mutating func annotate(_ box: Box, label: String, color: RGB, font: Font, pixelSize: Int = 10) {
-        stroke(box, color: color, thickness: 1)
+    /// Draws a box outline `thickness` pixels wide in `color`, edged on both sides by a 1-pixel line of
+    /// a contrasting shade (black beside light colours, white beside dark ones) so that it shows on light
+    /// and dark screens alike, and a filled tag holding `label` above its top-left corner. The tag stays
+    /// inside the image: inside the box where there is no room above, and moved left at the right edge.
+    public mutating func annotate(_ box: Box, label: String, color: RGB, font: Font, pixelSize: Int = 10, thickness: Int = 2) {
+        let contrast: RGB = color.luminance > 0.5 ? RGB(0, 0, 0) : RGB(255, 255, 255)
+        let x0 = Int(box.xMin.rounded()), y0 = Int(box.yMin.rounded()), x1 = Int(box.xMax.rounded()), y1 = Int(box.yMax.rounded())
+        let t = max(1, thickness)
+        stroke(Box(xMin: Float(x0 - 1), yMin: Float(y0 - 1), xMax: Float(x1 + 1), yMax: Float(y1 + 1)), color: contrast, thickness: 1, alpha: 0.75)
+        if x1 - x0 > 2 * t + 2 && y1 - y0 > 2 * t + 2 {
+            stroke(Box(xMin: Float(x0 + t), yMin: Float(y0 + t), xMax: Float(x1 - t), yMax: Float(y1 - t)), color: contrast, thickness: 1, alpha: 0.75)
+        }
+        stroke(Box(xMin: Float(x0), yMin: Float(y0), xMax: Float(x1), yMax: Float(y1)), color: color, thickness: t)
         let textWidth = font.width(of: label, pixelSize: pixelSize)
-        let tagHeight = pixelSize + 3
-        let x = Int(box.xMin.rounded())
-        // The tag sits above the box, or inside it at the top edge of the image.
-        let top = Int(box.yMin.rounded()) - tagHeight >= 0 ? Int(box.yMin.rounded()) - tagHeight : Int(box.yMin.rounded())
-        fill(x0: x, y0: top, x1: x + textWidth + 4, y1: top + tagHeight, color: color, alpha: 0.85)
+        let tagWidth = textWidth + 4, tagHeight = pixelSize + 3
+        let x = max(0, min(x0, width - tagWidth))
+        let top = y0 - tagHeight >= 0 ? y0 - tagHeight : max(0, min(y0, height - tagHeight))
+        fill(x0: x, y0: top, x1: x + tagWidth, y1: top + tagHeight, color: color, alpha: 0.9)
         let ink: RGB = color.luminance > 0.55 ? RGB(0, 0, 0) : RGB(255, 255, 255)
         draw(text: label, x: x + 2, baseline: top + pixelSize, font: font, pixelSize: pixelSize, color: ink)
     }

@@ -3,28 +3,40 @@ import Foundation
 
 /// The per-class table for a terminal or a log, with the paper's figures beside ours for the default vocabulary.
 public enum EvaluationTable {
-    /// The table of `summary`: AP50, AP-center, counts and the picked threshold of each class, then the means.
+    /// The table of `summary`: AP50, AP-center, AP50-95, AP50 by size, counts and the picked threshold of
+    /// each class, then the means. Columns are right-aligned to fixed widths, so that the means and the
+    /// reference figures line up under the per-class ones.
     public static func render(_ summary: EvaluationSummary) -> String {
         let r = summary.result
         let reference = ReferenceFigures.paper(for: r.classes.map(\.name))
-        func pct(_ v: Double?) -> String { v.map { String(format: "%5.1f", 100 * $0) } ?? "    -" }
-        var header = "class                 AP50  AP-ctr     GT  dets  thresh   prec    rec"
-        if let reference { header += "   \(reference.name) AP50 AP-ctr" }
-        var lines = ["\(r.images) images, IoU \(r.iouThreshold), \(r.interpolation.rawValue) interpolation", header]
-        for (c, p) in zip(r.classes, summary.picks) {
-            var line = c.name.padding(toLength: 20, withPad: " ", startingAt: 0) + " " + pct(c.ap50) + "  " + pct(c.apCenter)
-            line += String(format: " %6d %5d", c.gtCount, c.detections)
-            line += p.map { String(format: "   %.3f  %5.1f  %5.1f", $0.threshold, 100 * $0.precision, 100 * $0.recall) } ?? "       -      -      -"
-            if let f = reference?.perClass[c.name] { line += String(format: "        %5.1f  %5.1f", f.ap50, f.apCenter) }
-            lines.append(line)
+        func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "-" }
+        /// (header, width) of each column after the class name.
+        var columns: [(String, Int)] = [("AP50", 6), ("AP-ctr", 7), ("AP50-95", 8), ("AP-S", 6), ("AP-M", 6), ("AP-L", 6),
+                                        ("GT", 7), ("dets", 6), ("thresh", 8), ("prec", 7), ("rec", 7)]
+        if let reference { columns += [("\(reference.name) AP50", 13), ("AP-ctr", 7)] }
+        func row(_ name: String, _ cells: [String]) -> String {
+            var line = name.padding(toLength: 20, withPad: " ", startingAt: 0)
+            for (cell, (_, width)) in zip(cells, columns) { line += String(repeating: " ", count: max(1, width - cell.count)) + cell }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
         }
-        // The means' reference figures line up under the per-class ones: 49 columns past the AP-center column.
-        let gap = String(repeating: " ", count: 49)
-        var mean = "mean".padding(toLength: 20, withPad: " ", startingAt: 0) + " " + pct(r.map50) + "  " + pct(r.mapCenter)
-        if let m = reference?.mean { mean += gap + String(format: "%5.1f  %5.1f", m.ap50, m.apCenter) }
-        lines.append(mean)
-        lines.append("weighted by GT count".padding(toLength: 20, withPad: " ", startingAt: 0) + " " + pct(r.map50Weighted) + "  " + pct(r.mapCenterWeighted)
-                     + (reference.map { gap + String(format: "%5.1f", $0.weightedAP50) } ?? ""))
+        var lines = ["\(r.images) images, IoU \(r.iouThreshold), \(r.interpolation.rawValue) interpolation; AP50-95 over IoU 0.50:0.05:0.95; "
+                     + (r.sizeBuckets.map { b in "AP-S/M/L: AP50 of boxes " + SizeBucket.allCases.map { "\(b.label($0))" }.joined(separator: ", ") + " of the screen's area" }
+                        ?? "AP by size: screen sizes unknown"),
+                     row("class", columns.map(\.0))]
+        for (c, p) in zip(r.classes, summary.picks) {
+            var cells = [pct(c.ap50), pct(c.apCenter), pct(c.ap50to95), pct(c.apBySize.small), pct(c.apBySize.medium), pct(c.apBySize.large),
+                         "\(c.gtCount)", "\(c.detections)", p.map { String(format: "%.3f", $0.threshold) } ?? "-", pct(p?.precision), pct(p?.recall)]
+            if let reference { cells += reference.perClass[c.name].map { [String(format: "%.1f", $0.ap50), String(format: "%.1f", $0.apCenter)] } ?? ["", ""] }
+            lines.append(row(c.name, cells))
+        }
+        let blank = [String](repeating: "", count: 5)
+        var mean = [pct(r.map50), pct(r.mapCenter), pct(r.map50to95), pct(r.map50BySize.small), pct(r.map50BySize.medium), pct(r.map50BySize.large)] + blank
+        if let m = reference?.mean { mean += [String(format: "%.1f", m.ap50), String(format: "%.1f", m.apCenter)] }
+        lines.append(row("mean", mean))
+        var weighted = [pct(r.map50Weighted), pct(r.mapCenterWeighted)] + [String](repeating: "", count: 9)
+        if let reference { weighted += [String(format: "%.1f", reference.weightedAP50)] }
+        lines.append(row("weighted by GT count", weighted))
         return lines.joined(separator: "\n")
     }
 }

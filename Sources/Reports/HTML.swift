@@ -18,6 +18,14 @@ public enum HTML {
     static let figureStyle = """
         .curves{display:flex;flex-wrap:wrap;gap:12px}.curve{border:1px solid #ddd;padding:6px}
         .curve h4{margin:0 0 4px 0;font-size:13px}.note{color:#666;font-size:12px}
+        h1{overflow-wrap:anywhere}code{overflow-wrap:anywhere;font-size:12px}
+        table.kv{margin-bottom:12px}table.kv th{text-align:left;vertical-align:top;background:none;white-space:nowrap}table.kv td{text-align:left}
+        .headline{font-size:15px}
+        .legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:12px;margin:6px 0 10px 0}
+        .legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-2px;border:1px solid #0006}
+        .screens{display:flex;flex-wrap:wrap;gap:16px}.screen{border:1px solid #ddd;padding:6px}
+        .screen h4{margin:0 0 4px 0;font-size:12px;overflow-wrap:anywhere;max-width:530px}
+        .pair{display:flex;gap:8px}.pair figure{margin:0}.pair figcaption{font-size:11px;color:#666;text-align:center}
         """
 
     /// The page up to and including its heading: `title`, the common body style (as wide as

@@ -28,7 +28,10 @@ final class ValidationHook: TrainingHook {
             sums.total += Double(v.total.item); sums.classification += Double(v.classification.item); sums.box += Double(v.box.item)
             batches += 1
         })
-        let summary = Evaluator().summarize(EvaluationInput(classNames: setup.classNames, images: setup.valImages, detections: dets))
+        let input = EvaluationInput(classNames: setup.classNames, images: setup.valImages, detections: dets)
+        let source = EvaluationSource(data: valSet.readers.map(\.url.path), groundTruthBoxes: setup.valImages.reduce(0) { $0 + $1.boxes.count },
+                                      step: record.step, weightsKind: setup.evaluatedWeights)
+        let summary = Evaluator().summarize(input, source: source)
         let n = Double(max(1, batches))
         let scores = ValidationScores(map50: summary.result.map50, mapCenter: summary.result.mapCenter,
                                       loss: sums.total / n, classificationLoss: sums.classification / n, boxLoss: sums.box / n)
@@ -38,7 +41,8 @@ final class ValidationHook: TrainingHook {
             record.isBest = true
         }
         let title = "Validation of \(trainer.folder.name) at step \(record.step) (\(setup.evaluatedWeights))"
-        let report = EvaluationReport(summary, title: title)
+        let report = EvaluationReport(summary, title: title,
+                                      screens: try ReportScreen.first(EvaluationReport.screensShown, of: valSet, input: input, picks: summary.picks))
         for folder in [trainer.folder.validation, trainer.folder.validationHistory(step: record.step)] {
             try EvaluationFiles.write(summary, to: folder)
             try report.write(to: folder.appendingPathComponent("report.html"))

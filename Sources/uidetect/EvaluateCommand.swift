@@ -53,13 +53,17 @@ struct Evaluate: ParsableCommand {
             let outURL = folder.staging
             let dets: [Evaluation.Detection]
             let title: String
+            var source = EvaluationSource(data: set.readers.map(\.url.path), groundTruthBoxes: images.reduce(0) { $0 + $1.boxes.count }, classMap: classMap)
             if let detections {
+                source.detections = detections
                 let cocoIDs = try cocoInstances.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
                 dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections), classNames: names, imageIDs: ids, classMap: map, cocoIDs: cocoIDs)
                 title = "Evaluation of \((detections as NSString).lastPathComponent)"
             } else {
                 let weights = try DetectorWeights.resolve(checkpoint!)
                 let (model, modelClasses, step) = try DetectorWeights.read(weights)
+                (source.checkpoint, source.weights, source.step) = (checkpoint, weights.path, step)
+                source.weightsKind = try DetectorWeights.weightsKind(weights)
                 let detector = SSDDetector(model: model)
                 let progress = ProgressLine()
                 let found = try threads.scope {
@@ -82,9 +86,10 @@ struct Evaluate: ParsableCommand {
                       " (left out: \(left.unknownClass) of classes without a COCO category, \(left.unknownImage) on screens without a COCO image id)"))
             }
             let input = EvaluationInput(classNames: names, images: images, detections: dets)
-            let summary = Evaluator(iouThreshold: iou, interpolation: interpolation).summarize(input)
+            let summary = Evaluator(iouThreshold: iou, interpolation: interpolation).summarize(input, source: source)
             try EvaluationFiles.write(summary, to: outURL)
-            try EvaluationReport(summary, title: title).write(to: outURL.appendingPathComponent("report.html"))
+            let screens = try ReportScreen.first(EvaluationReport.screensShown, of: set, input: input, picks: summary.picks)
+            try EvaluationReport(summary, title: title, screens: screens).write(to: outURL.appendingPathComponent("report.html"))
             try folder.commit()
             print(EvaluationTable.render(summary))
             print("wrote metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv to \(out)")

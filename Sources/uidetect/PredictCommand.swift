@@ -4,6 +4,7 @@ import Evaluation
 import Foundation
 import Images
 import Interchange
+import Reports
 import Training
 
 struct Predict: ParsableCommand {
@@ -15,7 +16,7 @@ struct Predict: ParsableCommand {
         and mapped back to its own pixels. Writes OUT/detections.json (evaluation.md's format, image_id = the file name
         without extension; a name already taken gets -2, -3, ...), OUT/images.json (each image_id's path, width, height and
         COCO id), OUT/detections.coco.json (COCO results; ids from --coco-ids, or else images 1, 2, ... in input order and
-        categories 1, 2, ... in the detector's class order) and OUT/<image_id>.png with the boxes drawn. Folders are searched
+        categories 1, 2, ... in the detector's class order) OUT/<image_id>.png with the boxes drawn and OUT/index.html to browse them. Folders are searched
         (not recursively) for .png, .jpg and .jpeg files; a file that cannot be read as an image is reported and skipped.
         """)
 
@@ -56,6 +57,7 @@ struct Predict: ParsableCommand {
             let stems = files.map { $0.deletingPathExtension().lastPathComponent }
             var ids = UniqueNames(reserving: stems)
             var entries: [ImagesFile.Entry] = []
+            var pages: [PredictionIndex.Entry] = []
             let start = Date()
             for (k, file) in files.enumerated() {
                 progress.update("\(k)/\(files.count) screenshots", fractionDone: Double(k) / Double(files.count))
@@ -70,6 +72,8 @@ struct Predict: ParsableCommand {
                 all += found.map { ScoredDetection(imageID: id, label: $0.label, score: Double($0.score), box: $0.box) }
                 if !noOverlays {
                     try ImageCodec.writePNG(overlay.draw(found, on: image), to: outURL.appendingPathComponent("\(id).png"))
+                    pages.append(PredictionIndex.Entry(imageID: id, overlay: "\(id).png", source: file.path, width: image.width, height: image.height,
+                                                       labels: found.map(\.label)))
                 }
             }
             progress.finish()
@@ -83,10 +87,16 @@ struct Predict: ParsableCommand {
             if left.unknownClass + left.unknownImage > 0 {
                 print("\(COCOResultsFile.fileName) leaves out \(left.unknownClass) detections of classes without a category and \(left.unknownImage) on images without an id in \(cocoIds ?? "")")
             }
+            if !noOverlays {
+                var notes = ["checkpoint: \(checkpoint)", "thresholds: " + (thresholds.map { "\($0), \(scoreThreshold) for classes it leaves out" } ?? "\(scoreThreshold) for every class")]
+                if !skipped.isEmpty { notes.append("\(skipped.count) files could not be read as images and are not shown") }
+                try PredictionIndex(title: "Detections on \(pages.count) screenshots", notes: notes, classNames: classNames, entries: pages)
+                    .write(to: outURL.appendingPathComponent(PredictionIndex.fileName))
+            }
             let done = files.count - skipped.count
             print(String(format: "%d screenshots, %d detections, %.2f s per screenshot", done, all.count, Date().timeIntervalSince(start) / Double(max(1, done))))
             for s in skipped { print("skipped \(s)") }
-            print("wrote \(json.path), \(ImagesFile.fileName), \(COCOResultsFile.fileName)" + (noOverlays ? "" : " and an overlay PNG per screenshot in \(outURL.path)"))
+            print("wrote \(json.path), \(ImagesFile.fileName), \(COCOResultsFile.fileName)" + (noOverlays ? "" : ", an overlay PNG per screenshot and \(PredictionIndex.fileName) to browse them in \(outURL.path)"))
             if done == 0 { throw ExitCode(1) }
         }
     }

@@ -95,7 +95,21 @@ final class TrainCommandTests: XCTestCase {
         run = try runUIDetect(["evaluate", "--data", data.appendingPathComponent("val").path, "--detections",
                                out.appendingPathComponent("detections.json").path, "--out", dir.appendingPathComponent("eval2").path])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("metrics.json")), try Data(contentsOf: dir.appendingPathComponent("eval2/metrics.json")))
+        // The same figures; only what was scored differs (the checkpoint, then the detections file).
+        var first = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("metrics.json"))) as! [String: Any]
+        var second = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("eval2/metrics.json"))) as! [String: Any]
+        let (source1, source2) = (first.removeValue(forKey: "source") as! [String: Any], second.removeValue(forKey: "source") as! [String: Any])
+        XCTAssertEqual(NSDictionary(dictionary: first), NSDictionary(dictionary: second))
+        XCTAssertNotNil(first["map50_95"] as? Double)
+        XCTAssertEqual(source1["checkpoint"] as? String, checkpoint.path)
+        XCTAssertEqual(source1["weights"] as? String, try DetectorWeights.resolve(checkpoint.path).path)
+        XCTAssertTrue(source1["detections"] is NSNull)
+        XCTAssertEqual(source2["detections"] as? String, out.appendingPathComponent("detections.json").path)
+        XCTAssertTrue(source2["checkpoint"] is NSNull)
+        XCTAssertEqual(source1["data"] as? [String], source2["data"] as? [String])
+        let report = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        XCTAssertTrue(report.contains("<th>checkpoint</th><td><code>\(checkpoint.path)</code></td>"), "the report says what it scored")
+        XCTAssertTrue(report.contains("<h2>Validation screens</h2>") && report.contains("href=\"data:image/png;base64,"), "screens with their boxes")
     }
 
     /// The planted detector's boxes are its anchors, so every box predict writes must be an anchor
@@ -142,6 +156,14 @@ final class TrainCommandTests: XCTestCase {
                 XCTAssertTrue(matches, "\(name): \(box) is no anchor mapped back by 1 / \(scale)")
             }
         }
+        // index.html beside the overlays links each of them, with its size and what was found.
+        let index = try String(contentsOf: predicted.appendingPathComponent("index.html"), encoding: .utf8)
+        for (name, size) in sizes {
+            XCTAssertTrue(index.contains("<a href=\"\(name).png\"><img src=\"\(name).png\""), "\(name) in index.html")
+            XCTAssertTrue(index.contains("\(size.width) &times; \(size.height)"), index)
+        }
+        XCTAssertTrue(index.contains("1 files could not be read as images and are not shown"), index)
+        XCTAssertTrue(run.stdout.contains("index.html"), run.stdout)
     }
 
     func testExportWritesBothFormatsAndRefusesWhatIsNotACheckpoint() throws {

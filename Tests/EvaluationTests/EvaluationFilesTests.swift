@@ -53,11 +53,14 @@ final class EvaluationFileRoundTripTests: XCTestCase {
         let dir = try temporaryFolder(self, "eval-keys")
         try EvaluationFiles.write(summary, to: dir)
         let metrics = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(MetricsFile.fileName))) as! [String: Any]
-        XCTAssertEqual(Set(metrics.keys), ["iou_threshold", "interpolation", "images", "classes", "map50", "map50_weighted", "map_center", "map_center_weighted"])
+        XCTAssertEqual(Set(metrics.keys), ["iou_threshold", "interpolation", "images", "classes", "map50", "map50_weighted", "map_center", "map_center_weighted",
+                                             "map50_95", "map50_small", "map50_medium", "map50_large", "size_buckets", "source"])
         XCTAssertEqual(metrics["interpolation"] as? String, "all_point")
         let b = (metrics["classes"] as! [[String: Any]])[1]
-        XCTAssertEqual(Set(b.keys), ["name", "gt_count", "detections", "ap50", "ap_center"])
+        XCTAssertEqual(Set(b.keys), ["name", "gt_count", "detections", "ap50", "ap_center", "ap50_95",
+                                     "gt_count_small", "gt_count_medium", "gt_count_large", "ap50_small", "ap50_medium", "ap50_large"])
         XCTAssertTrue(b["ap50"] is NSNull && b["ap_center"] is NSNull, "a class without ground truth has null APs, not missing ones")
+        XCTAssertTrue(b["ap50_95"] is NSNull && b["gt_count_small"] is NSNull, "figures not computed are null, not missing")
         XCTAssertEqual(try MetricsFile(contentsOf: dir.appendingPathComponent(MetricsFile.fileName)), MetricsFile(summary.result))
         let sparse = #"{"iou_threshold": 0.5, "interpolation": "voc11", "images": 1, "classes": [{"name": "a", "gt_count": 0, "detections": 0}]}"#
         let read = try JSONDecoder().decode(MetricsFile.self, from: Data(sparse.utf8))

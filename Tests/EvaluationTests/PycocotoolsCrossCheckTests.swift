@@ -87,4 +87,98 @@ final class PycocotoolsCrossCheckTests: XCTestCase {
         }
         XCTAssertGreaterThan(compared, 600)
     }
+
+    /// AP50-95 and AP50 by size against pycocotools with its area ranges set to our buckets on a
+    /// 300 x 500 screen. pycocotools' ranges are closed and ours half-open: areas lie on a 1/4096 grid,
+    /// so closing each range 1e-7 below its upper end makes them the same.
+    func testAP50to95AndAPBySizeMatchPycocotoolsOnRandomDataSets() throws {
+        try requirePython(["pycocotools", "numpy"])
+        var g = Generator(state: 77)
+        let classes = 3
+        let (screenWidth, screenHeight) = (300.0, 500.0)
+        let screenArea = screenWidth * screenHeight
+        let buckets = SizeBuckets.screenShare
+        let ranges: [[Double]] = SizeBucket.allCases.map { b in
+            let r = buckets.range(b)
+            return [r.lower * screenArea, r.upper.map { $0 * screenArea - 1e-7 } ?? 1e10]
+        }
+        var inputs: [EvaluationInput] = []
+        var datasets: [[String: Any]] = []
+        for _ in 0..<200 {
+            var images: [GroundTruthImage] = [], dets: [Detection] = []
+            var cocoImages: [[String: Any]] = [], cocoAnnotations: [[String: Any]] = [], cocoDets: [[String: Any]] = []
+            for i in 0..<(1 + Int(g.next() * 5)) {
+                let id = "\(i + 1)"
+                var boxes: [Box] = [], labels: [Int] = []
+                func addDetection(_ b: Box, _ label: Int) {
+                    let score = g.next()
+                    dets.append(Detection(imageID: id, label: label, score: score, box: b))
+                    cocoDets.append(["image_id": i + 1, "category_id": label + 1, "score": score,
+                                     "bbox": [Double(b.xMin), Double(b.yMin), Double(b.width), Double(b.height)]])
+                }
+                // Sizes from a few pixels to a fifth of the screen: every bucket gets boxes.
+                func randomBox() -> Box {
+                    let scale = [12.0, 40, 180][Int(g.next() * 3)]
+                    let x = g.coordinate(200), y = g.coordinate(400)
+                    return Box(xMin: x, yMin: y, xMax: x + 2 + g.coordinate(scale), yMax: y + 2 + g.coordinate(scale * 0.8))
+                }
+                for _ in 0..<Int(g.next() * 10) {
+                    let b = randomBox()
+                    let label = Int(g.next() * Double(classes))
+                    boxes.append(b)
+                    labels.append(label)
+                    cocoAnnotations.append(["id": cocoAnnotations.count + 1, "image_id": i + 1, "category_id": label + 1, "iscrowd": 0,
+                                            "area": b.area, "bbox": [Double(b.xMin), Double(b.yMin), Double(b.width), Double(b.height)]])
+                    // Detections near the box at every IoU from about 0.3 to 1, sometimes two.
+                    for _ in 0..<(g.next() < 0.3 ? 2 : 1) where g.next() < 0.85 {
+                        let spread = g.next() * 0.6
+                        func jitter(_ extent: Float) -> Float { Float((((g.next() - 0.5) * spread * Double(extent)) * 64).rounded() / 64) }
+                        let d = Box(xMin: b.xMin + jitter(b.width), yMin: b.yMin + jitter(b.height), xMax: b.xMax + jitter(b.width), yMax: b.yMax + jitter(b.height))
+                        if d.isValid { addDetection(d, g.next() < 0.9 ? label : Int(g.next() * Double(classes))) }
+                    }
+                }
+                for _ in 0..<Int(g.next() * 4) { addDetection(randomBox(), Int(g.next() * Double(classes))) }
+                images.append(GroundTruthImage(imageID: id, boxes: boxes, labels: labels, screenArea: screenArea))
+                cocoImages.append(["id": i + 1, "width": screenWidth, "height": screenHeight])
+            }
+            inputs.append(EvaluationInput(classNames: (0..<classes).map { "c\($0)" }, images: images, detections: dets))
+            datasets.append(["gt": ["images": cocoImages, "annotations": cocoAnnotations,
+                                    "categories": (0..<classes).map { ["id": $0 + 1, "name": "c\($0)"] }], "dets": cocoDets])
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-coco-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let inURL = dir.appendingPathComponent("in.json"), outURL = dir.appendingPathComponent("out.json")
+        try JSONSerialization.data(withJSONObject: ["datasets": datasets, "area_ranges": ranges]).write(to: inURL)
+        let script = Bundle.module.resourceURL!.appendingPathComponent("Scripts/pycocotools_coco_figures.py")
+        let (status, log) = try runCommand(["python3", script.path, inURL.path, outURL.path])
+        XCTAssertEqual(status, 0, log)
+        let reference = try JSONSerialization.jsonObject(with: Data(contentsOf: outURL)) as! [String: Any]
+        let figures = reference["figures"] as! [[String: [String: Any]]]
+        var compared = 0, comparedBySize = [0, 0, 0]
+        for (n, input) in inputs.enumerated() {
+            let ours = Evaluator(interpolation: .coco101).evaluate(input)
+            for k in 0..<classes {
+                let theirs = figures[n]["\(k + 1)"]!
+                let mine = ours.classes[k]
+                let t95 = theirs["ap50_95"] as? Double
+                XCTAssertEqual(mine.ap50to95 == nil, t95 == nil, "data set \(n) class \(k): AP50-95")
+                if let m = mine.ap50to95, let t95 {
+                    XCTAssertEqual(m, t95, accuracy: 1e-9, "data set \(n) class \(k): AP50-95")
+                    compared += 1
+                }
+                let bySize = theirs["ap50_by_area"] as! [Any]
+                for b in SizeBucket.allCases {
+                    let t = bySize[b.rawValue] as? Double
+                    XCTAssertEqual(mine.apBySize[b] == nil, t == nil, "data set \(n) class \(k) \(b): ours \(String(describing: mine.apBySize[b])), pycocotools \(String(describing: t))")
+                    if let m = mine.apBySize[b], let t {
+                        XCTAssertEqual(m, t, accuracy: 1e-9, "data set \(n) class \(k) \(b)")
+                        comparedBySize[b.rawValue] += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 400)
+        XCTAssertTrue(comparedBySize.allSatisfy { $0 > 80 }, "\(comparedBySize)")
+    }
 }

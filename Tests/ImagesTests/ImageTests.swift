@@ -102,3 +102,40 @@ final class ImageLimitTests: XCTestCase {
         }
     }
 }
+
+/// Overlay boxes people can read: 2 px lines edged by a contrasting shade, tags inside the image.
+final class AnnotateTests: XCTestCase {
+    func testLinesAreTwoPixelsWithAContrastingEdgeOnLightAndDarkScreens() throws {
+        let font = try Font()
+        for (background, colour, edge) in [(RGB(255, 255, 255), RGB(255, 225, 25), RGB(0, 0, 0)),   // yellow on white: a black edge
+                                           (RGB(0, 0, 0), RGB(0, 0, 117), RGB(255, 255, 255))] {      // navy on black: a white edge
+            var image = RGBImage(size: Size(width: 120, height: 80), fill: background)
+            image.annotate(Box(xMin: 20, yMin: 30, xMax: 100, yMax: 70), label: "x", color: colour, font: font, pixelSize: 9)
+            // The left edge at row 50: edge pixel outside, two coloured pixels, edge pixel inside.
+            let row = (18...23).map { image.pixel(x: $0, y: 50) }
+            XCTAssertEqual(row[0], background)
+            XCTAssertEqual(row[2], colour)
+            XCTAssertEqual(row[3], colour)
+            for p in [row[1], row[4]] {
+                XCTAssertLessThan(abs(Int(p.r) - Int(edge.r)) + abs(Int(p.g) - Int(edge.g)) + abs(Int(p.b) - Int(edge.b)),
+                                  abs(Int(p.r) - Int(colour.r)) + abs(Int(p.g) - Int(colour.g)) + abs(Int(p.b) - Int(colour.b)), "\(p) edges \(colour)")
+            }
+            XCTAssertEqual(row[5], background)
+        }
+    }
+
+    func testTagsStayInsideTheImage() throws {
+        let font = try Font()
+        let tagColour = RGB(230, 25, 75)
+        var image = RGBImage(size: Size(width: 100, height: 60), fill: RGB(255, 255, 255))
+        // A box at the top-right corner with a label wider than the room right of its left edge.
+        let label = "a long label 0.99"
+        let width = font.width(of: label, pixelSize: 9) + 4
+        XCTAssertGreaterThan(width, 30)
+        image.annotate(Box(xMin: 70, yMin: 0, xMax: 100, yMax: 20), label: label, color: tagColour, font: font, pixelSize: 9)
+        // The tag moved left to end at the right edge, at the top (no room above the box).
+        let start = image.pixel(x: 100 - width, y: 11)
+        XCTAssertTrue(abs(Int(start.r) - 230) < 6 && start.g < 60 && start.b < 100, "the tag starts \(width) px from the right edge: \(start)")
+        XCTAssertEqual(image.pixel(x: 100 - width - 2, y: 11), RGB(255, 255, 255))
+    }
+}
