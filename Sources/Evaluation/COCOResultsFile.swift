@@ -82,6 +82,7 @@ public enum COCOResultsFile {
             guard r.bbox.count == 4 else { throw fail("'bbox' must be 4 numbers [x, y, width, height]") }
             let (x, y, w, h) = (r.bbox[0], r.bbox[1], r.bbox[2], r.bbox[3])
             guard x.isFinite && y.isFinite && w.isFinite && h.isFinite else { throw fail("bbox \(r.bbox) is not finite") }
+            guard w >= 0 && h >= 0 else { throw fail("bbox \(r.bbox) has a negative width or height") }
             out.append(Detection(imageID: image, label: label, score: r.score, box: Box(xMin: Float(x), yMin: Float(y), xMax: Float(x + w), yMax: Float(y + h))))
         }
         return out

@@ -129,6 +129,9 @@ public enum EvaluationLoader {
                 guard d.boxCount == 4 else { throw fail("'box' must be 4 numbers [x_min, y_min, x_max, y_max]") }
                 let (x0, y0, x1, y1) = d.box
                 guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { throw fail("box [\(x0), \(y0), \(x1), \(y1)] is not finite") }
+                // An inverted box would pass AP-center's centre test for free; an empty one (a box clipped to
+                // nothing) is kept: it matches nothing.
+                guard x1 >= x0 && y1 >= y0 else { throw fail("box [\(x0), \(y0), \(x1), \(y1)] is inverted (x_max below x_min or y_max below y_min)") }
                 let box = Box(xMin: Float(x0), yMin: Float(y0), xMax: Float(x1), yMax: Float(y1))
                 let name: String
                 if let s = d.className {

@@ -2,7 +2,7 @@ import Foundation
 import Images
 import Protobuf
 
-/// Writes one TensorBoard event file, `events.out.tfevents.<unix seconds>.<hostname>` in a folder
+/// Writes one TensorBoard event file, `events.out.tfevents.<unix seconds>.<hostname>[.<n>]` in a folder
 /// (TensorBoard's run): TFRecord-framed `Event` messages (event.proto), the first carrying
 /// `file_version` "brain.Event:2", then one per `add` with its wall time, step and summary.
 ///
@@ -18,13 +18,18 @@ public final class EventFileWriter {
     private let file: RecordFile
 
     /// Creates the folder if needed and a new event file in it named by `now` and `hostname`,
-    /// and writes the file-version event. An existing file of that name is refused.
+    /// and writes the file-version event. A second file started in the same second (a run resumed
+    /// at once) gets `.1`, `.2`, ... after the name, so it sorts after the first as TensorBoard reads them.
     public init(folder: URL, now: Date = Date(), hostname: String = ProcessInfo.processInfo.hostName) throws(TensorBoardError) {
         let name = "events.out.tfevents.\(Int(now.timeIntervalSince1970)).\(hostname)"
-        url = folder.appendingPathComponent(name)
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw .cannotCreate(path: folder.path, reason: "\(error)")
         }
+        var candidate = folder.appendingPathComponent(name)
+        for n in 1...1000 where FileManager.default.fileExists(atPath: candidate.path) {
+            candidate = folder.appendingPathComponent("\(name).\(n)")
+        }
+        url = candidate
         file = try RecordFile(creating: url.path)
         // Event fields (event.proto): wall_time 1, step 2, file_version 3, summary 5.
         var event = ProtobufWriter()

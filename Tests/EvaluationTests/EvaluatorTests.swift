@@ -180,6 +180,9 @@ final class EvaluationInputTests: XCTestCase {
             (#"[{"image_id": "a", "class": "text", "score": 1e999, "box": [1, 2, 3, 4]}]"#, "detection 0"),
             (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 1e999, 4]}]"#, "detection 0"),
             (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 3]}]"#, "detection 0"),
+            // Inverted: x_max below x_min (it scored AP-center 1 before), then y_max below y_min.
+            (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 2, 3, 4]}, {"image_id": "a", "class": "text", "score": 0.5, "box": [30, 2, 3, 4]}]"#, "detection 1"),
+            (#"[{"image_id": "a", "class": "text", "score": 0.5, "box": [1, 40, 3, 4]}]"#, "detection 0"),
         ]
         for (text, position) in cases {
             XCTAssertThrowsError(try load(text), text) { XCTAssertEqual(($0 as? EvaluationInputError)?.position, position, text) }
