@@ -273,7 +273,28 @@ public struct Evaluator: Sendable {
         // Precision made non-increasing from the right.
         var p = curve.map(\.precision)
         for i in stride(from: p.count - 2, through: 0, by: -1) { p[i] = max(p[i], p[i + 1]) }
-        let r = curve.map(\.recall)
+        return interpolated(precision: p, recall: curve.map(\.recall))
+    }
+
+    /// AP of a curve given by its true positives in score order (the number of false positives
+    /// before each) and `g` ground-truth boxes, under this evaluator's interpolation. Equal, bit for
+    /// bit, to `averagePrecision(_:)` of the full curve: recall rises only at true positives, and the
+    /// best precision from any point rightwards is reached at one of them, so the other points change nothing.
+    func averagePrecision<C: RandomAccessCollection>(falsePositivesBefore steps: C, groundTruth g: Int) -> Double where C.Element == Int {
+        let fp = Array(steps)
+        guard !fp.isEmpty else { return 0 }
+        // Precision at the i-th true positive (i + 1 of them, fp[i] false ones), made non-increasing from the right.
+        var p = [Double](repeating: 0, count: fp.count)
+        var best = 0.0
+        for i in stride(from: fp.count - 1, through: 0, by: -1) {
+            best = max(best, Double(i + 1) / Double(i + 1 + fp[i]))
+            p[i] = best
+        }
+        return interpolated(precision: p, recall: (0..<fp.count).map { Double($0 + 1) / Double(g) })
+    }
+
+    /// The interpolated AP of precisions `p` (already non-increasing from the right) at non-decreasing recalls `r`.
+    private func interpolated(precision p: [Double], recall r: [Double]) -> Double {
         switch interpolation {
         case .allPoint:
             var ap = 0.0, previous = 0.0
@@ -296,50 +317,7 @@ public struct Evaluator: Sendable {
             var sum = 0.0
             for i in 0...10 {
                 let threshold = Double(i) * 0.1
-                // p is already the best precision from each point rightwards.
                 if let j = r.firstIndex(where: { $0 >= threshold }) { sum += p[j] }
-            }
-            return sum / 11
-        }
-    }
-
-    /// AP of a curve given by its true positives in score order (the number of false positives
-    /// before each) and `g` ground-truth boxes, under this evaluator's interpolation. Equal, bit for
-    /// bit, to `averagePrecision(_:)` of the full curve: recall rises only at true positives, and the
-    /// best precision from any point rightwards is reached at one of them, so the other points change nothing.
-    func averagePrecision<C: RandomAccessCollection>(falsePositivesBefore steps: C, groundTruth g: Int) -> Double where C.Element == Int {
-        let fp = Array(steps)
-        guard !fp.isEmpty else { return 0 }
-        // Precision at the i-th true positive (i + 1 of them, fp[i] false ones), made non-increasing from the right.
-        var p = [Double](repeating: 0, count: fp.count)
-        var best = 0.0
-        for i in stride(from: fp.count - 1, through: 0, by: -1) {
-            best = max(best, Double(i + 1) / Double(i + 1 + fp[i]))
-            p[i] = best
-        }
-        func recall(_ i: Int) -> Double { Double(i + 1) / Double(g) }
-        switch interpolation {
-        case .allPoint:
-            var ap = 0.0, previous = 0.0
-            for i in 0..<p.count {
-                ap += (recall(i) - previous) * p[i]
-                previous = recall(i)
-            }
-            return ap
-        case .coco101:
-            var sum = 0.0
-            var j = 0
-            for i in 0...100 {
-                let threshold = i == 100 ? 1.0 : Double(i) * 0.01
-                while j < p.count && recall(j) < threshold { j += 1 }
-                if j < p.count { sum += p[j] }
-            }
-            return sum / 101
-        case .voc11:
-            var sum = 0.0
-            for i in 0...10 {
-                let threshold = Double(i) * 0.1
-                if let j = (0..<p.count).first(where: { recall($0) >= threshold }) { sum += p[j] }
             }
             return sum / 11
         }
