@@ -55,14 +55,14 @@ public final class TesseractRecognizer: TextRecognizer {
     }
 
     /// The lines of `image`, with boxes in its pixels and confidences in 0...1; empty lines are left out.
-    public func recognise(_ image: RGBImage) throws -> [OCRLine] {
+    public func recognise(_ image: RGBImage) throws -> [TextLine] {
         guard image.width > 0, image.height > 0 else { return [] }
         let factor = scaleFactor(forWidth: image.width)
         let input = factor > 1 ? image.resized(to: Size(width: image.width * factor, height: image.height * factor)) : image
         guard input.width <= Int(Int32.max) / 3 else {
             throw OCRError.recognitionFailed(size: image.size, reason: "too wide for Tesseract")
         }
-        return try input.pixels.withUnsafeBufferPointer { pixels -> [OCRLine] in
+        return try input.pixels.withUnsafeBufferPointer { pixels -> [TextLine] in
             TessBaseAPISetImage(handle, pixels.baseAddress, Int32(input.width), Int32(input.height), 3, Int32(input.width * 3))
             // A screenshot has no physical resolution; this keeps Tesseract from guessing (and saying so).
             TessBaseAPISetSourceResolution(handle, 300)
@@ -80,11 +80,11 @@ public final class TesseractRecognizer: TextRecognizer {
     }
 
     /// The recognised lines, boxes multiplied by `scale`.
-    private func lines(scale: Float) -> [OCRLine] {
+    private func lines(scale: Float) -> [TextLine] {
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         let page = TessResultIteratorGetPageIterator(iterator)
-        var out: [OCRLine] = []
+        var out: [TextLine] = []
         repeat {
             guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_TEXTLINE) else { continue }
             let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -93,7 +93,7 @@ public final class TesseractRecognizer: TextRecognizer {
             guard !text.isEmpty, TessPageIteratorBoundingBox(page, RIL_TEXTLINE, &left, &top, &right, &bottom) != 0 else { continue }
             let confidence = TessResultIteratorConfidence(iterator, RIL_TEXTLINE) / 100
             let box = Box(xMin: Float(left), yMin: Float(top), xMax: Float(right), yMax: Float(bottom)).transformed(scaleX: scale, scaleY: scale)
-            out.append(OCRLine(box: box, text: text, confidence: min(1, max(0, confidence))))
+            out.append(TextLine(box: box, text: text, confidence: min(1, max(0, confidence))))
         } while TessResultIteratorNext(iterator, RIL_TEXTLINE) != 0
         return out
     }

@@ -1,26 +1,10 @@
 import Boxes
 import Images
 
-/// One line of text found in an image.
-public struct OCRLine: Equatable, Sendable {
-    /// In the pixels of the image given to the recogniser.
-    public var box: Box
-    public var text: String
-    /// The recogniser's confidence, 0...1.
-    public var confidence: Float
-
-    /// A line with every field given.
-    public init(box: Box, text: String, confidence: Float) {
-        self.box = box
-        self.text = text
-        self.confidence = confidence
-    }
-}
-
 /// Finds the lines of text in an image.
 public protocol TextRecognizer {
     /// The lines of `image`, top to bottom as the recogniser reads them.
-    func recognise(_ image: RGBImage) throws -> [OCRLine]
+    func recognise(_ image: RGBImage) throws -> [TextLine]
 }
 
 /// Why text recognition could not start or run.

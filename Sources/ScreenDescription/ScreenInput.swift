@@ -16,22 +16,6 @@ public struct ElementDetection: Equatable, Sendable {
     }
 }
 
-/// One line of text an OCR engine found (the OCR module's `OCRLine`, without depending on it).
-public struct TextLine: Equatable, Sendable {
-    /// In the original screenshot's pixels.
-    public var box: Box
-    public var text: String
-    /// 0...1.
-    public var confidence: Float
-
-    /// A line with every field given.
-    public init(box: Box, text: String, confidence: Float) {
-        self.box = box
-        self.text = text
-        self.confidence = confidence
-    }
-}
-
 /// What the describer needs of one screen.
 public struct ScreenInput: Sendable {
     public var imageID: String

@@ -48,7 +48,7 @@ public struct ScreenRecognizer {
         }
         timing.detector = monotonicSeconds() - start
         start = monotonicSeconds()
-        let lines = try textRecognizer?.recognise(image).map { TextLine(box: $0.box, text: $0.text, confidence: $0.confidence) }
+        let lines = try textRecognizer?.recognise(image)
         timing.ocr = monotonicSeconds() - start
         start = monotonicSeconds()
         let screen = describer.describe(ScreenInput(imageID: imageID, image: image, detections: elements, textLines: lines))

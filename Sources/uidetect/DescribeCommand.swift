@@ -58,10 +58,11 @@ struct Describe: ParsableCommand {
         try reportingErrors {
             let describerConfig = try DescriptionConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides)
             if printConfig { return print(try DescriptionConfigLoader.yaml(describerConfig), terminator: "") }
-            let screens = try data.isEmpty ? Self.screenshots(inputs) : Self.shardScreens(data, truthBoxes: boxesFromTruth)
+            let shards = try data.isEmpty ? nil : ShardSet(data)
+            let screens = try shards.map { Self.shardScreens($0, truthBoxes: boxesFromTruth) } ?? Self.screenshots(inputs)
             let detector: SSDDetector?, classNames: [String], weights: URL?
             if boxesFromTruth {
-                (detector, classNames, weights) = (nil, try ShardSet(data).classNames, nil)
+                (detector, classNames, weights) = (nil, shards!.classNames, nil)
             } else {
                 let resolved = try DetectorWeights.resolve(checkpoint!)
                 let (model, names, _) = try DetectorWeights.read(resolved)
@@ -141,8 +142,7 @@ struct Describe: ParsableCommand {
     }
 
     /// Screens of shards at their original size (the stored letterbox undone): the colour checks want the screenshot's own pixels.
-    static func shardScreens(_ specs: [String], truthBoxes: Bool) throws -> [Screen] {
-        let set = try ShardSet(specs)
+    static func shardScreens(_ set: ShardSet, truthBoxes: Bool) -> [Screen] {
         return (0..<set.count).map { i in
             let (k, local) = set.locate(i)
             let reader = set.readers[k]
