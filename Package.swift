@@ -11,6 +11,13 @@ let package = Package(
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Layers", targets: ["Layers"]),
         .library(name: "Optimizers", targets: ["Optimizers"]),
+        // The readers of files from elsewhere, for packages built on them (and Fuzz/, the fuzz targets).
+        .library(name: "Checkpoints", targets: ["Checkpoints"]),
+        .library(name: "Detection", targets: ["Detection"]),
+        .library(name: "Evaluation", targets: ["Evaluation"]),
+        .library(name: "Images", targets: ["Images"]),
+        .library(name: "Shards", targets: ["Shards"]),
+        .library(name: "Training", targets: ["Training"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -84,9 +84,13 @@ public enum Safetensors {
 
     /// Reads every tensor and the metadata, checking the header against the file.
     public static func read(_ url: URL) throws -> (tensors: [NamedTensor], metadata: [String: String]) {
-        let path = url.path
+        guard let data = try? Data(contentsOf: url) else { throw SafetensorsError(path: url.path, field: "file", problem: "cannot read the file") }
+        return try decode(data, path: url.path)
+    }
+
+    /// Every tensor and the metadata of a file's bytes; `path` names the file in errors.
+    public static func decode(_ data: Data, path: String) throws -> (tensors: [NamedTensor], metadata: [String: String]) {
         func fail(_ field: String, _ problem: String) -> SafetensorsError { SafetensorsError(path: path, field: field, problem: problem) }
-        guard let data = try? Data(contentsOf: url) else { throw fail("file", "cannot read the file") }
         guard data.count >= 8 else { throw fail("header", "the file is shorter than its 8-byte header length (truncated?)") }
         let length = data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }.littleEndian
         guard length <= UInt64(data.count - 8) else { throw fail("header", "header length \(length) runs past the end of the file (truncated?)") }

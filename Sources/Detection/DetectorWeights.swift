@@ -44,20 +44,26 @@ public enum DetectorWeights {
 
     /// A detector rebuilt from a weights file; a file whose tensors do not fit its own config is refused.
     public static func read(_ url: URL) throws -> (model: SSDModel, classNames: [String], step: Int?) {
-        let (tensors, metadata) = try Safetensors.read(url)
+        guard let data = try? Data(contentsOf: url) else { throw CheckpointError(path: url.path, problem: "cannot read the file") }
+        return try decode(data, path: url.path)
+    }
+
+    /// A detector rebuilt from a weights file's bytes; `path` names the file in errors.
+    public static func decode(_ data: Data, path: String) throws -> (model: SSDModel, classNames: [String], step: Int?) {
+        let (tensors, metadata) = try Safetensors.decode(data, path: path)
         func field<T: Decodable>(_ key: String, _ type: T.Type) throws -> T {
             guard let text = metadata[key] else {
-                throw CheckpointError(path: url.path, problem: "metadata '\(key)' is missing: not a UIDetect detector checkpoint")
+                throw CheckpointError(path: path, problem: "metadata '\(key)' is missing: not a UIDetect detector checkpoint")
             }
             do { return try JSONDecoder().decode(T.self, from: Data(text.utf8)) } catch {
-                throw CheckpointError(path: url.path, problem: "metadata '\(key)' cannot be read (\(error))")
+                throw CheckpointError(path: path, problem: "metadata '\(key)' cannot be read (\(error))")
             }
         }
         let config = try field("ssd_config", SSDConfig.self)
         let names = try field("class_names", [String].self)
-        if let p = config.problems().first { throw CheckpointError(path: url.path, problem: "metadata ssd_config: \(p.key): \(p.problem)") }
+        if let p = config.problems().first { throw CheckpointError(path: path, problem: "metadata ssd_config: \(p.key): \(p.problem)") }
         guard names.count == config.numClasses else {
-            throw CheckpointError(path: url.path, problem: "\(names.count) class names for num_classes = \(config.numClasses)")
+            throw CheckpointError(path: path, problem: "\(names.count) class names for num_classes = \(config.numClasses)")
         }
         var g = SeededGenerator(seed: 0)
         let model = SSDModel(config: config, generator: &g)
@@ -65,12 +71,12 @@ public enum DetectorWeights {
         for t in tensors {
             // A NaN or infinite weight would make every score NaN: the detector would find nothing and say nothing.
             if let bad = t.values.firstIndex(where: { !$0.isFinite }) {
-                throw CheckpointError(path: url.path, problem: "tensor '\(t.name)' holds \(t.values[bad]) at element \(bad): not a usable detector")
+                throw CheckpointError(path: path, problem: "tensor '\(t.name)' holds \(t.values[bad]) at element \(bad): not a usable detector")
             }
             values[t.name] = (t.shape, t.values)
         }
         do { try model.load(values) } catch {
-            throw CheckpointError(path: url.path, problem: "the weights do not fit the config in its metadata: \(error)")
+            throw CheckpointError(path: path, problem: "the weights do not fit the config in its metadata: \(error)")
         }
         return (model, names, metadata["step"].flatMap { Int($0) })
     }

@@ -7,18 +7,24 @@ import Optimizers
 import Shards
 import Synthesis
 
-/// What `uidetect bench train` measures: training steps of a network on synthetic screens
-/// served by the input pipeline, with the time of each part.
+/// What `uidetect bench train` measures: training steps of a network on synthetic screens, alone
+/// (comparable to PyTorch's bench.py) and as the whole loop with the input pipeline, with the time of each part.
 public struct TrainingBenchmarkReport: Codable {
     public var config: String
     public var batchSize: Int
     public var threads: Int
     public var parameters: Int
+    /// The step alone, as PyTorch's bench.py times it: forward, loss, backward and SGD on one batch
+    /// whose targets were matched once before the timed steps.
     public var imagesPerSecond: Double
-    /// Median seconds per step.
+    /// Median seconds per step alone.
     public var stepSeconds: Double
-    /// Median seconds per step of each part (forward and backward together): backbone, fpn,
-    /// heads, loss_and_matching (target assignment and the loss), optimizer, data_wait.
+    /// The whole loop as `uidetect train` runs it: waiting for the input pipeline, matching, the step.
+    public var loopImagesPerSecond: Double
+    /// Median seconds per step of the whole loop.
+    public var loopStepSeconds: Double
+    /// Median seconds per step of the whole loop of each part (forward and backward together): backbone,
+    /// fpn, heads, loss_and_matching (target assignment and the loss), optimizer, data_wait.
     public var partSeconds: [String: Double]
     /// Forward FLOPs of one image (2 x MACs of every conv).
     public var forwardGFLOPPerImage: Double
@@ -31,6 +37,7 @@ public struct TrainingBenchmarkReport: Codable {
     enum CodingKeys: String, CodingKey {
         case config, threads, parameters, runs
         case batchSize = "batch_size", imagesPerSecond = "images_per_second", stepSeconds = "step_seconds", partSeconds = "part_seconds"
+        case loopImagesPerSecond = "loop_images_per_second", loopStepSeconds = "loop_step_seconds"
         case forwardGFLOPPerImage = "forward_gflop_per_image", trainedGFLOPPerSecond = "trained_gflop_per_second", peakResidentGiB = "peak_resident_gib"
     }
 
@@ -108,6 +115,24 @@ public struct TrainingBenchmark {
             stepTimes.append(total / Double(steps))
             partTimes.append(parts.mapValues { $0 / Double(steps) })
         }
+        // The step alone: one batch, matched once, stepped again and again (the images stay the same,
+        // which costs the engine nothing: no step depends on the values for its speed).
+        let batch = try pipeline.next()
+        let images = ModelInput.tensor(batch.images)
+        let assigned = loss.assigner.assign(batch.targets)
+        var aloneTimes: [Double] = []
+        for r in 0..<runs {
+            progress("step alone, run \(r + 1)/\(runs)")
+            var total = 0.0
+            for k in 0...steps {
+                let t0 = monotonicSeconds()
+                optimizer.zeroGrad()
+                loss(images: images, assigned: assigned).total.backward()
+                optimizer.step(learningRate: 0.001)
+                if k > 0 { total += monotonicSeconds() - t0 }
+            }
+            aloneTimes.append(total / Double(steps))
+        }
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         var partSeconds: [String: Double] = [:]
         for key in Set(partTimes.flatMap(\.keys)) { partSeconds[key] = median(partTimes.map { $0[key] ?? 0 }) }
@@ -115,10 +140,11 @@ public struct TrainingBenchmark {
         let peak = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
             .flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") }.map { $0 / 1_048_576 } ?? 0
-        let imagesPerSecond = Double(batchSize) / median(stepTimes)
+        let imagesPerSecond = Double(batchSize) / median(aloneTimes)
         let gflop = 2 * Double(macs) / 1e9
         return TrainingBenchmarkReport(config: name, batchSize: batchSize, threads: Parallel.threadCount, parameters: model.parameterCount,
-                                       imagesPerSecond: imagesPerSecond, stepSeconds: median(stepTimes), partSeconds: partSeconds,
+                                       imagesPerSecond: imagesPerSecond, stepSeconds: median(aloneTimes),
+                                       loopImagesPerSecond: Double(batchSize) / median(stepTimes), loopStepSeconds: median(stepTimes), partSeconds: partSeconds,
                                        forwardGFLOPPerImage: gflop, trainedGFLOPPerSecond: 3 * gflop * imagesPerSecond, peakResidentGiB: peak, runs: runs)
     }
 }

@@ -107,8 +107,12 @@ public enum EvaluationLoader {
     /// evaluation vocabulary. With one, they are the detector's classes: names are renamed through its
     /// `default_vocabulary` section (unmapped ones dropped) and indices refer to the 13 default classes.
     public static func detectionsJSON(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
-        let path = url.path
-        guard let data = try? Data(contentsOf: url) else { throw EvaluationInputError(path: path, position: "file", problem: "cannot read the file") }
+        guard let data = try? Data(contentsOf: url) else { throw EvaluationInputError(path: url.path, position: "file", problem: "cannot read the file") }
+        return try detectionsJSON(data, path: url.path, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
+    }
+
+    /// Detections from the bytes of a detection JSON file; `path` names it in errors.
+    public static func detectionsJSON(_ data: Data, path: String, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
         guard !data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) else {
             throw EvaluationInputError(path: path, position: "file", problem: "the file is empty")
         }

@@ -87,6 +87,23 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual((object?["convolutions"] as? [Any])?.count, 35)
     }
 
+    func testBenchTrainJSONHasTheStepAloneAndTheWholeLoop() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-bench-train-test-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("tiny.yaml")
+        try "model: {input_width: 64, input_height: 128, alpha: 0.25, fpn_depth: 8, head_layers: 1}\n".write(to: config, atomically: true, encoding: .utf8)
+        let run = try uidetect(["bench", "train", "--config", config.path, "--batch-size", "2", "--steps", "1", "--runs", "1", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let alone = object?["images_per_second"] as? Double ?? 0, loop = object?["loop_images_per_second"] as? Double ?? 0
+        XCTAssertGreaterThan(alone, 0)
+        XCTAssertGreaterThan(loop, 0)
+        XCTAssertEqual(object?["step_seconds"] as? Double ?? 0, 2 / alone, accuracy: 1e-9 * 2 / alone)
+        XCTAssertEqual(object?["loop_step_seconds"] as? Double ?? 0, 2 / loop, accuracy: 1e-9 * 2 / loop)
+        XCTAssertNotNil((object?["part_seconds"] as? [String: Double])?["data_wait"])
+    }
+
     func testBadOptionsAreClearErrors() throws {
         let run = try uidetect(["bench", "engine", "--repeats", "0"])
         XCTAssertNotEqual(run.status, 0)
