@@ -2,20 +2,32 @@ import Boxes
 import Evaluation
 import Engine
 import Foundation
+import Images
 import SeededRandom
 import Shards
 
-/// What `uidetect bench evaluate` measures: the evaluator against pycocotools on the same data.
+/// What `uidetect bench evaluate` measures: the evaluator against pycocotools on the same data, as a
+/// core (read the detections, evaluate, in one process) and as a whole command (process start to exit).
 public struct EvaluationBenchmarkReport: Codable {
     public var images: Int
     public var groundTruthBoxes: Int
     public var detections: Int
-    /// Parsing detections JSON plus AP50, AP-center, AP50-95 and AP50 by size for every class.
+    /// The core: reading and parsing the detections JSON, then AP50, AP-center, AP50-95 and AP50 by size for every class.
     public var oursSeconds: Double
     public var parseSeconds: Double
-    /// pycocotools' evaluate() + accumulate() at IoU 0.5, same data, nil if it could not run.
+    /// pycocotools' core on the same data, its loading included: `loadRes(file)` + `evaluate()` + `accumulate()`
+    /// at IoU 0.5 with no detection cap; nil if it could not run.
     public var pycocotoolsSeconds: Double?
+    /// Of that, `evaluate()` + `accumulate()` alone.
+    public var pycocotoolsEvaluateSeconds: Double?
+    /// pycocotools' core over ours.
     public var speedup: Double?
+    /// `uidetect evaluate --data SHARD --detections JSON --out DIR` as a user runs it: process start to every file written.
+    public var commandSeconds: Double?
+    /// A pycocotools script as a user runs it: process start, `COCO(gt.json)`, `loadRes(dets.json)`, `evaluate()`,
+    /// `accumulate()`, `summarize()`, exit.
+    public var pycocotoolsScriptSeconds: Double?
+    public var commandSpeedup: Double?
     /// The largest |our coco101 AP - pycocotools' AP| over classes.
     public var maxAPDifference: Double?
     public var runs: Int
@@ -23,16 +35,21 @@ public struct EvaluationBenchmarkReport: Codable {
     enum CodingKeys: String, CodingKey {
         case images, detections, runs, speedup
         case groundTruthBoxes = "ground_truth_boxes", oursSeconds = "ours_seconds", parseSeconds = "parse_seconds"
-        case pycocotoolsSeconds = "pycocotools_seconds", maxAPDifference = "max_ap_difference"
+        case pycocotoolsSeconds = "pycocotools_seconds", pycocotoolsEvaluateSeconds = "pycocotools_evaluate_seconds"
+        case commandSeconds = "command_seconds", pycocotoolsScriptSeconds = "pycocotools_script_seconds", commandSpeedup = "command_speedup"
+        case maxAPDifference = "max_ap_difference"
     }
 }
 
 public struct EvaluationBenchmark {
     public var images: Int
     public var runs: Int
-    public init(images: Int = 5002, runs: Int = 3) {
+    /// The `uidetect` executable whose `evaluate` command is timed whole; nil times the core only.
+    public var executable: URL?
+    public init(images: Int = 5002, runs: Int = 3, executable: URL? = nil) {
         self.images = images
         self.runs = runs
+        self.executable = executable
     }
 
     static let script = """
@@ -40,21 +57,34 @@ public struct EvaluationBenchmark {
     import numpy as np
     from pycocotools.coco import COCO
     from pycocotools.cocoeval import COCOeval
-    gt = json.load(open(sys.argv[1])); dets = json.load(open(sys.argv[2])); runs = int(sys.argv[3])
-    times = []
+    gt = json.load(open(sys.argv[1])); runs = int(sys.argv[3])
+    times, evaluate_times = [], []
     for _ in range(runs):
         with contextlib.redirect_stdout(io.StringIO()):
             coco = COCO(); coco.dataset = gt; coco.createIndex()
-            res = coco.loadRes(dets)
+            start = time.perf_counter()
+            res = coco.loadRes(sys.argv[2])
             ev = COCOeval(coco, res, "bbox")
             ev.params.iouThrs = np.array([0.5]); ev.params.maxDets = [10 ** 9]
             ev.params.areaRng = [[0, 1e10]]; ev.params.areaRngLbl = ["all"]
-            start = time.perf_counter(); ev.evaluate(); ev.accumulate(); times.append(time.perf_counter() - start)
+            loaded = time.perf_counter(); ev.evaluate(); ev.accumulate(); end = time.perf_counter()
+            times.append(end - start); evaluate_times.append(end - loaded)
     aps = {}
     for k, c in enumerate(ev.params.catIds):
         p = ev.eval["precision"][0, :, k, 0, -1]
         aps[str(c)] = None if (p < 0).any() else float(np.mean(p))
-    print(json.dumps({"seconds": sorted(times)[len(times) // 2], "aps": aps}))
+    median = lambda v: sorted(v)[len(v) // 2]
+    print(json.dumps({"seconds": median(times), "evaluate_seconds": median(evaluate_times), "aps": aps}))
+    """
+
+    /// What a user of pycocotools runs to score a results file: COCO's standard evaluation, whole.
+    static let userScript = """
+    import sys
+    from pycocotools.coco import COCO
+    from pycocotools.cocoeval import COCOeval
+    coco = COCO(sys.argv[1])
+    ev = COCOeval(coco, coco.loadRes(sys.argv[2]), "bbox")
+    ev.evaluate(); ev.accumulate(); ev.summarize()
     """
 
     public func run(progress: (String) -> Void = { _ in }) throws -> EvaluationBenchmarkReport {
@@ -118,16 +148,67 @@ public struct EvaluationBenchmark {
         try JSONSerialization.data(withJSONObject: ["images": (1...images).map { ["id": $0, "width": 256, "height": 512] }, "annotations": cocoAnnotations,
                                                     "categories": (0..<classes).map { ["id": $0 + 1, "name": defaultClassNames[$0]] }]).write(to: gtURL)
         try JSONSerialization.data(withJSONObject: cocoDets).write(to: cocoDetsURL)
-        var pySeconds: Double? = nil, maxDiff: Double? = nil
+        var pySeconds: Double? = nil, pyEvaluateSeconds: Double? = nil, maxDiff: Double? = nil
         if let obj = try runPythonJSON(Self.script, arguments: [gtURL.path, cocoDetsURL.path, String(runs)], in: dir) {
             pySeconds = obj["seconds"] as? Double
+            pyEvaluateSeconds = obj["evaluate_seconds"] as? Double
             if let aps = obj["aps"] as? [String: Any], let ours {
                 maxDiff = (0..<classes).compactMap { k in (aps["\(k + 1)"] as? Double).map { abs($0 - (ours.classes[k].ap50 ?? -1)) } }.max()
+            }
+        }
+
+        var commandSeconds: Double? = nil, scriptSeconds: Double? = nil
+        if let executable {
+            progress("timing the whole uidetect evaluate command")
+            let shard = dir.appendingPathComponent("gt.h5")
+            try Self.writeGroundTruthShard(gtImages, to: shard)
+            commandSeconds = try median((0..<runs).map { k in
+                try timedProcess(executable, ["evaluate", "--data", shard.path, "--detections", detsURL.path, "--interpolation", "coco101",
+                                              "--out", dir.appendingPathComponent("evaluation-\(k)").path])
+            })
+            progress("timing a pycocotools script, whole")
+            let script = dir.appendingPathComponent("user.py")
+            try Data(Self.userScript.utf8).write(to: script)
+            if (try? timedProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, gtURL.path, cocoDetsURL.path])) != nil {
+                scriptSeconds = try median((0..<runs).map { _ in
+                    try timedProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, gtURL.path, cocoDetsURL.path])
+                })
             }
         }
         let mine = median(total)
         return EvaluationBenchmarkReport(images: images, groundTruthBoxes: cocoAnnotations.count, detections: detectionCount,
                                          oursSeconds: mine, parseSeconds: median(parse), pycocotoolsSeconds: pySeconds,
-                                         speedup: pySeconds.map { $0 / mine }, maxAPDifference: maxDiff, runs: runs)
+                                         pycocotoolsEvaluateSeconds: pyEvaluateSeconds, speedup: pySeconds.map { $0 / mine },
+                                         commandSeconds: commandSeconds, pycocotoolsScriptSeconds: scriptSeconds,
+                                         commandSpeedup: commandSeconds.flatMap { c in scriptSeconds.map { $0 / c } },
+                                         maxAPDifference: maxDiff, runs: runs)
+    }
+
+    /// The ground truth as a shard `uidetect evaluate` reads: the boxes, and blank screens for its pictures.
+    static func writeGroundTruthShard(_ images: [GroundTruthImage], to url: URL) throws {
+        let size = Size(width: 256, height: 512)
+        let writer = try ShardWriter(url: url, classNames: defaultClassNames, imageSize: size)
+        let blank = RGBImage(size: size, fill: RGB(255, 255, 255))
+        for image in images {
+            try writer.append(ScreenRecord(imageID: image.imageID, groupID: image.imageID, image: blank, boxes: image.boxes, labels: image.labels.map { Int32($0) }))
+        }
+        try writer.finish()
+    }
+
+    /// Seconds from starting `executable` to its exit; an error if it fails.
+    func timedProcess(_ executable: URL, _ arguments: [String]) throws -> Double {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        let start = monotonicSeconds()
+        try p.run()
+        p.waitUntilExit()
+        let seconds = monotonicSeconds() - start
+        guard p.terminationStatus == 0 else {
+            throw BenchmarkError("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed with status \(p.terminationStatus)")
+        }
+        return seconds
     }
 }

@@ -32,3 +32,9 @@ func runPythonJSON(_ script: String, arguments: [String], in folder: URL) throws
     guard p.terminationStatus == 0 else { return nil }
     return (try? JSONSerialization.jsonObject(with: out)) as? [String: Any]
 }
+
+/// A measurement that could not be made, saying which step failed.
+public struct BenchmarkError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

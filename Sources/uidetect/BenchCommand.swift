@@ -142,24 +142,33 @@ struct BenchEvaluate: ParsableCommand {
 
     @Option(help: "Screens in the generated test set.") var images: Int = 5002
     @Option(help: "Runs; the median is reported.") var runs: Int = 3
+    @Flag(inversion: .prefixedNo, help: "Also time the whole `uidetect evaluate` command against a whole pycocotools script.") var wholeCommand = true
     @Flag(help: "Print one JSON object.") var json = false
 
     func run() throws {
         try reportingErrors {
             let progress = ProgressLine(enabled: !json)
-            let r = try EvaluationBenchmark(images: images, runs: runs).run { progress.update($0) }
+            let r = try EvaluationBenchmark(images: images, runs: runs, executable: wholeCommand ? Bundle.main.executableURL : nil).run { progress.update($0) }
             progress.finish()
             if json {
                 try printJSON(r)
                 return
             }
             print("\(r.images) screens, \(r.groundTruthBoxes) boxes, \(r.detections) detections; median of \(r.runs) runs")
-            print(String(format: "  ours (JSON parse + AP50 + AP-center, 13 classes): %.3f s (parse %.3f s)", r.oursSeconds, r.parseSeconds))
+            print("core (read the detections file, evaluate):")
+            print(String(format: "  ours (parse + AP50, AP-center, AP50-95, AP by size; 13 classes): %.3f s (parse %.3f s)", r.oursSeconds, r.parseSeconds))
             if let py = r.pycocotoolsSeconds, let speedup = r.speedup {
-                print(String(format: "  pycocotools evaluate + accumulate (IoU 0.5 only):  %.3f s", py))
+                print(String(format: "  pycocotools loadRes + evaluate + accumulate (IoU 0.5): %.3f s (evaluate + accumulate %.3f s)", py, r.pycocotoolsEvaluateSeconds ?? .nan))
                 print(String(format: "  ours is %.1fx faster; largest AP difference (coco101) %.1e", speedup, r.maxAPDifference ?? .nan))
             } else {
                 print("  pycocotools: not available (python3 -m pip install numpy pycocotools)")
+            }
+            if let command = r.commandSeconds {
+                print("whole command (process start to exit):")
+                print(String(format: "  uidetect evaluate (every file and the report):   %.3f s", command))
+                if let script = r.pycocotoolsScriptSeconds, let speedup = r.commandSpeedup {
+                    print(String(format: "  pycocotools script (COCO(), loadRes, evaluate, accumulate, summarize): %.3f s; ours is %.1fx faster", script, speedup))
+                }
             }
         }
     }
