@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks",
+                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks", "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

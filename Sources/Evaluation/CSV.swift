@@ -20,8 +20,12 @@ public enum CSV {
     /// `rows` as the text of a file, one line per row.
     public static func text(_ rows: [[String]]) -> String {
         var out = ""
+        out.reserveCapacity(rows.reduce(0) { $0 + $1.reduce($1.count) { $0 + $1.utf8.count } })
         for row in rows {
-            out += row.map(field).joined(separator: ",")
+            for (k, value) in row.enumerated() {
+                if k > 0 { out += "," }
+                out += field(value)
+            }
             out += "\n"
         }
         return out
@@ -29,8 +33,8 @@ public enum CSV {
 
     /// `value` as one field: quoted only where a reader would otherwise split it.
     static func field(_ value: String) -> String {
-        // Scalars, not Characters: "\r\n" is one Character and would compare unequal to both.
-        let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        // Bytes, not Characters: "\r\n" is one Character and would compare unequal to both (and bytes are fast).
+        let needsQuotes = value.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         return needsQuotes ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
     }
 

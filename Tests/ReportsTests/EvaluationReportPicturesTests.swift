@@ -104,6 +104,25 @@ final class EvaluationReportPicturesTests: XCTestCase {
         XCTAssertEqual(screens.map(\.detections.count), [0, 1])
     }
 
+    func testCurvePointsArePrintedInTenthsAndRepeatsDrawnOnce() {
+        for (v, text) in [(12.34, "12.3"), (-0.5, "-0.5"), (0.0, "0.0"), (199.96, "200.0"), (-13.0, "-13.0")] {
+            var s = ""
+            EvaluationReport.appendTenths(Int((v * 10).rounded()), to: &s)
+            XCTAssertEqual(s, text, "\(v)")
+        }
+        // text's curve: (R 0.5, P 1), (R 0.5, P 0.5), drawn from (R 0, P 1). Its three points are distinct; a
+        // curve of many detections at one recall and precision would repeat a point, which is drawn once.
+        let html = EvaluationReport(smallSummary(), title: "Small").html()
+        let curves = html.components(separatedBy: "<polyline fill=\"none\" stroke=\"#1f6fd0\" stroke-width=\"1.5\" points=\"").dropFirst()
+            .map { String($0.prefix { $0 != "\"" }) }
+        XCTAssertTrue(curves.contains { $0.split(separator: " ").count == 3 }, "\(curves)")
+        for curve in curves {
+            let points = curve.split(separator: " ")
+            XCTAssertTrue(zip(points, points.dropFirst()).allSatisfy { $0 != $1 }, "no point repeats the one before it: \(curve)")
+            XCTAssertTrue(points.allSatisfy { $0.split(separator: ",").allSatisfy { Double($0) != nil && $0.contains(".") } }, curve)
+        }
+    }
+
     func testTheAllClassesPlotDrawsEachClassAndTheirMean() {
         // bold: precision 1 up to recall 1. text: (1, 0.5) then (0.5, 0.5): 1 up to recall 0.5, nothing beyond.
         let summary = smallSummary()
