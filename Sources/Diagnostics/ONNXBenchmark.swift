@@ -14,10 +14,23 @@ public struct ONNXLatencyReport: Codable {
     public var ratio: Double?
     public var maxOutputDifference: Double?
     public var runs: Int
+    /// With profiling: onnxruntime's own per-node timings (its `enable_profiling`), milliseconds per run by op type.
+    public var onnxruntimeByOpType: [String: Double]?
+    /// With profiling: its slowest nodes, milliseconds per run.
+    public var onnxruntimeSlowestNodes: [ProfiledNode]?
+
+    /// One node of onnxruntime's profile.
+    public struct ProfiledNode: Codable {
+        public var name: String
+        public var opType: String
+        public var milliseconds: Double
+        enum CodingKeys: String, CodingKey { case name, milliseconds, opType = "op_type" }
+    }
 
     enum CodingKeys: String, CodingKey {
         case network, threads, ratio, runs
         case oursMilliseconds = "ours_ms", onnxruntimeMilliseconds = "onnxruntime_ms", maxOutputDifference = "max_output_difference"
+        case onnxruntimeByOpType = "onnxruntime_ms_by_op_type", onnxruntimeSlowestNodes = "onnxruntime_slowest_nodes"
     }
 }
 
@@ -25,6 +38,8 @@ public struct ONNXBenchmark {
     public var name: String
     public var config: SSDConfig
     public var runs: Int
+    /// Also run onnxruntime with its profiler and report where its time goes.
+    public var profile = false
 
     public init(name: String, config: SSDConfig, runs: Int = 11) {
         self.name = name
@@ -47,7 +62,24 @@ public struct ONNXBenchmark {
         t = time.perf_counter(); s.run(None, {"images": x}); times.append(time.perf_counter() - t)
     ref = raw[int(np.prod(shape)):]
     logits = out[0].reshape(-1)
-    print(json.dumps({"seconds": sorted(times)[len(times) // 2], "diff": float(np.abs(logits - ref[: logits.size]).max())}))
+    result = {"seconds": sorted(times)[len(times) // 2], "diff": float(np.abs(logits - ref[: logits.size]).max())}
+    if len(sys.argv) > 5:
+        # A second session with onnxruntime's profiler: every node's time, summed per run.
+        opts.enable_profiling = True; opts.profile_file_prefix = sys.argv[5]
+        p = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+        p.run(None, {"images": x})
+        for _ in range(runs): p.run(None, {"images": x})
+        events = json.load(open(p.end_profiling()))
+        nodes, ops = {}, {}
+        for e in events:
+            if e.get("cat") != "Node" or not e["name"].endswith("_kernel_time"): continue
+            name, op = e["name"][: -len("_kernel_time")], e["args"]["op_name"]
+            nodes[(name, op)] = nodes.get((name, op), 0) + e["dur"] / 1000 / (runs + 1)
+            ops[op] = ops.get(op, 0) + e["dur"] / 1000 / (runs + 1)
+        slowest = sorted(nodes.items(), key=lambda kv: -kv[1])[:15]
+        result["by_op"] = ops
+        result["nodes"] = [{"name": n, "op_type": o, "milliseconds": ms} for (n, o), ms in slowest]
+    print(json.dumps(result))
     """
 
     public func run() throws -> ONNXLatencyReport {
@@ -71,9 +103,15 @@ public struct ONNXBenchmark {
         for p in 0..<plane { for ch in 0..<3 { nchw[ch * plane + p] = values[p * 3 + ch] } }
         let inputs = dir.appendingPathComponent("inputs.f32")
         try (nchw + logits).withUnsafeBufferPointer { Data(buffer: $0) }.write(to: inputs)
-        let obj = try runPythonJSON(Self.script, arguments: [onnx.path, inputs.path, String(Parallel.threadCount), String(runs)], in: dir)
+        let profilePrefix = profile ? [dir.appendingPathComponent("onnxruntime-profile").path] : []
+        let obj = try runPythonJSON(Self.script, arguments: [onnx.path, inputs.path, String(Parallel.threadCount), String(runs)] + profilePrefix, in: dir)
         let theirs = obj?["seconds"] as? Double, diff = obj?["diff"] as? Double
+        let nodes = (obj?["nodes"] as? [[String: Any]])?.compactMap { n -> ONNXLatencyReport.ProfiledNode? in
+            guard let name = n["name"] as? String, let op = n["op_type"] as? String, let ms = n["milliseconds"] as? Double else { return nil }
+            return ONNXLatencyReport.ProfiledNode(name: name, opType: op, milliseconds: ms)
+        }
         return ONNXLatencyReport(network: name, threads: Parallel.threadCount, oursMilliseconds: 1000 * ours, onnxruntimeMilliseconds: theirs.map { 1000 * $0 },
-                                 ratio: theirs.map { $0 / ours }, maxOutputDifference: diff, runs: runs)
+                                 ratio: theirs.map { $0 / ours }, maxOutputDifference: diff, runs: runs,
+                                 onnxruntimeByOpType: obj?["by_op"] as? [String: Double], onnxruntimeSlowestNodes: nodes)
     }
 }

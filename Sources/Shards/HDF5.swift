@@ -1,6 +1,17 @@
 @preconcurrency import CHDF5
 import Foundation
 
+/// The HDF5 library this build runs on (Debian bookworm's is 1.10.8, which crashes on some damaged
+/// files: Experiments/fuzzing).
+public enum HDF5Library {
+    /// Major, minor and release number.
+    public static var version: (major: Int, minor: Int, release: Int) {
+        var major: UInt32 = 0, minor: UInt32 = 0, release: UInt32 = 0
+        H5get_libversion(&major, &minor, &release)
+        return (Int(major), Int(minor), Int(release))
+    }
+}
+
 /// A thin, throwing layer over the HDF5 C library: handles that close
 /// themselves, and reads and writes of whole datasets and attributes.
 /// Every failure becomes an `HDF5Failure` naming the object and what was asked;

@@ -251,6 +251,7 @@ struct BenchONNX: ParsableCommand {
 
     @Option(help: "A run config (YAML) whose model is measured; default: the spec's bench size.") var config: String?
     @Option(help: "Timed forward passes on each side; the median is reported.") var runs: Int = 11
+    @Flag(help: "Also profile onnxruntime per node (its enable_profiling) and show where its time goes.") var profile = false
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -259,8 +260,9 @@ struct BenchONNX: ParsableCommand {
     private func body() throws {
         try reportingErrors {
             let (name, run) = try benchConfig(config)
-            let model = run.model
-            let r = try ONNXBenchmark(name: name, config: model, runs: runs).run()
+            var bench = ONNXBenchmark(name: name, config: run.model, runs: runs)
+            bench.profile = profile
+            let r = try bench.run()
             if json { return try printJSON(r) }
             print("\(r.network) network, one image, \(r.threads) threads, median of \(r.runs)")
             print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))
@@ -268,6 +270,14 @@ struct BenchONNX: ParsableCommand {
                 print(String(format: "  onnxruntime   %8.1f ms   (onnxruntime / ours = %.2f; outputs agree to %.1e)", t, ratio, r.maxOutputDifference ?? .nan))
             } else {
                 print("  onnxruntime: not measured (python3 with numpy and onnxruntime not found)")
+            }
+            if let ops = r.onnxruntimeByOpType {
+                print("onnxruntime's profile, ms per run by op type (its kernels only):")
+                for (op, ms) in ops.sorted(by: { $0.value > $1.value }) { print("  " + op.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: " %7.2f", ms)) }
+                print("its slowest nodes:")
+                for n in r.onnxruntimeSlowestNodes ?? [] {
+                    print("  " + n.name.padding(toLength: 44, withPad: " ", startingAt: 0) + n.opType.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %7.2f", n.milliseconds))
+                }
             }
         }
     }

@@ -104,6 +104,38 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotNil((object?["part_seconds"] as? [String: Double])?["data_wait"])
     }
 
+    /// The damaged shards fuzzing found (Fuzz/Findings/libhdf5) make Debian bookworm's HDF5 1.10.8 read out
+    /// of bounds inside its global heap; HDF5 1.14 and later refuse them. Where the library can, `stats`
+    /// must refuse each with an error naming the file, never end by a signal.
+    func testShardsDamagedByFuzzingAreRefusedWhereHDF5CanRefuseThem() throws {
+        let v = HDF5Library.version
+        guard (v.major, v.minor) >= (1, 14) else {
+            throw XCTSkip("HDF5 \(v.major).\(v.minor).\(v.release) crashes inside its own global-heap code on these files (Experiments/fuzzing); 1.14 or later refuses them")
+        }
+        let findings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/Findings/libhdf5")
+        let crashes = try FileManager.default.contentsOfDirectory(atPath: findings.path).filter { $0.hasPrefix("crash-") }.sorted()
+        XCTAssertGreaterThan(crashes.count, 0)
+        let folder = temporaryFolder("fuzz-findings")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in crashes {
+            let shard = folder.appendingPathComponent(name + ".h5")
+            try FileManager.default.copyItem(at: findings.appendingPathComponent(name), to: shard)
+            let process = Process()
+            process.executableURL = try uidetectBinary()
+            process.arguments = ["stats", shard.path]
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit, "\(name): ended by signal \(process.terminationStatus)")
+            XCTAssertNotEqual(process.terminationStatus, 0, name)
+            XCTAssertTrue(stderr.contains(shard.path), "\(name): \(stderr)")
+        }
+    }
+
     func testBadOptionsAreClearErrors() throws {
         let run = try uidetect(["bench", "engine", "--repeats", "0"])
         XCTAssertNotEqual(run.status, 0)
