@@ -32,11 +32,15 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         c.headers.enabled = false
         c.grouping.tabButtons.minButtons = 1
         c.grouping.tabButtons.spacingTolerance = .greatestFiniteMagnitude
+        c.grouping.tabButtons.maxCardWidth = 0
         c.grouping.iconText.enabled = false
         c.grouping.labelField.enabled = false
         c.grouping.listRows.enabled = false
+        c.grouping.trailingValues.enabled = false
+        c.grouping.figureCaptions.enabled = false
         c.grouping.containers.sections = false
         c.grouping.textLines.headingsApart = false
+        c.grouping.textLines.maxGapGrowth = .greatestFiniteMagnitude
         c.grouping.iconCaptions.enabled = false
         c.selection.backgroundCue = false
         return c
@@ -123,6 +127,8 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
     /// Step 6: the paper's four rules and three of ours.
     public struct Grouping: Codable, Equatable, Sendable {
         public var textLines = TextLines()
+        /// Ours: figures with their captions centred under them, side by side ("1,234 / Followers").
+        public var figureCaptions = FigureCaptions()
         public var tabButtons = TabButtons()
         public var containers = Containers()
         public var pictureSubtitles = PictureSubtitles()
@@ -134,10 +140,12 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var labelField = LabelField()
         /// Ours: an icon, picture, toggle or checkbox and texts sharing a horizontal band (a list row).
         public var listRows = ListRows()
+        /// Ours: a text at a row's end beside a title (and its subtitle): a date, a count, a size.
+        public var trailingValues = TrailingValues()
 
         enum CodingKeys: String, CodingKey {
-            case textLines = "text_lines", tabButtons = "tab_buttons", containers, pictureSubtitles = "picture_subtitles", iconCaptions = "icon_captions"
-            case iconText = "icon_text", labelField = "label_field", listRows = "list_rows"
+            case textLines = "text_lines", figureCaptions = "figure_captions", tabButtons = "tab_buttons", containers, pictureSubtitles = "picture_subtitles", iconCaptions = "icon_captions"
+            case iconText = "icon_text", labelField = "label_field", listRows = "list_rows", trailingValues = "trailing_values"
         }
     }
 
@@ -161,10 +169,13 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         /// without one). When the items are not, the highest are left out, row by row (a row above the
         /// bar). greatestFiniteMagnitude: any spacing.
         public var spacingTolerance = 0.25
+        /// Ours: an item inside a container narrower than this share of W is a card's (a shelf of
+        /// cards at the bottom of a screen is no tab bar); 0 lets cards' items be tab items.
+        public var maxCardWidth = 0.5
 
         enum CodingKeys: String, CodingKey {
             case enabled, bottomFraction = "bottom_fraction", maxDistanceFromBottom = "max_distance_from_bottom", minButtons = "min_buttons"
-            case spacingTolerance = "spacing_tolerance"
+            case spacingTolerance = "spacing_tolerance", maxCardWidth = "max_card_width"
         }
     }
 
@@ -174,9 +185,29 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         /// Ours: a heading (as `headers` finds them) joins no line: VoiceOver users move by headings,
         /// and "Create account" is not the first line of the paragraph under it.
         public var headingsApart = true
+        /// Ours: a line joins the one below it only if their gap is at most this many times the gap
+        /// from that line to the next it joins (plus a tenth of its height): a title set apart from
+        /// its paragraph by more space than the paragraph's lines is not its first line.
+        /// greatestFiniteMagnitude: the paper's rule.
+        public var maxGapGrowth = 1.5
 
         enum CodingKeys: String, CodingKey {
-            case enabled, headingsApart = "headings_apart"
+            case enabled, headingsApart = "headings_apart", maxGapGrowth = "max_gap_growth"
+        }
+    }
+
+    /// Ours: a row of figures, each with a caption centred under it.
+    public struct FigureCaptions: Codable, Equatable, Sendable {
+        public var enabled = true
+        /// The caption's horizontal centre lies within this share of the wider one's width of the figure's.
+        public var maxCentreOffset = 0.25
+        /// The gap from figure to caption is at most this many figure heights.
+        public var maxGapInFigureHeights = 1.5
+        /// Pairs side by side (figures sharing a band): fewer than this are not a row of figures.
+        public var minColumns = 2
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, maxCentreOffset = "max_centre_offset", maxGapInFigureHeights = "max_gap_in_figure_heights", minColumns = "min_columns"
         }
     }
 
@@ -247,9 +278,11 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var maxGapInFieldHeights = 0.5
         /// The label overlaps the field in x by at least this share of the label's width.
         public var minXOverlap = 0.5
+        /// A heading (as `headers` finds them: "Sign in", "Create account") labels no field.
+        public var headingsApart = true
 
         enum CodingKeys: String, CodingKey {
-            case enabled, maxGapInFieldHeights = "max_gap_in_field_heights", minXOverlap = "min_x_overlap"
+            case enabled, maxGapInFieldHeights = "max_gap_in_field_heights", minXOverlap = "min_x_overlap", headingsApart = "headings_apart"
         }
     }
 
@@ -263,10 +296,34 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         /// A row has one leading icon: a band holding more members than this that are an icon with a
         /// text after it ("☆ Favourites") is a row of chips or buttons, each its own element.
         public var maxLeadingIconGroups = 1
+        /// A row centres its pictures (thumbnail, avatar) on its text: each picture's vertical centre lies
+        /// within `max_picture_offset` x the height of the texts' extent of the texts' centre. A chat
+        /// avatar at the foot of a bubble is no part of the message.
+        public var centredPictures = true
+        public var maxPictureOffset = 0.3
+        /// A row holds a title (with its subtitle) and perhaps a value: a band with more members holding
+        /// text than this is a row of chips or a table's columns, each its own element.
+        public var maxTextMembers = 2
 
         enum CodingKeys: String, CodingKey {
             case enabled, topBarFraction = "top_bar_fraction", maxInteractive = "max_interactive"
-            case maxLeadingIconGroups = "max_leading_icon_groups"
+            case maxLeadingIconGroups = "max_leading_icon_groups", centredPictures = "centred_pictures", maxPictureOffset = "max_picture_offset"
+            case maxTextMembers = "max_text_members"
+        }
+    }
+
+    /// Ours: a text at the end of a row beside the row's title, as a mail list puts the date.
+    public struct TrailingValues: Codable, Equatable, Sendable {
+        public var enabled = true
+        /// The value ends within this share of W of the screen's right edge.
+        public var maxRightMargin = 0.1
+        /// A one-line title: the value's vertical centre lies at least this many title heights above
+        /// the title's (top-aligned with it, as a date beside a sender). A link centred on a heading
+        /// ("See all") is no value of it.
+        public var minRaiseInTitleHeights = 0.2
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, maxRightMargin = "max_right_margin", minRaiseInTitleHeights = "min_raise_in_title_heights"
         }
     }
 
@@ -319,6 +376,7 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         share(grouping.tabButtons.bottomFraction, "grouping.tab_buttons.bottom_fraction")
         share(grouping.tabButtons.maxDistanceFromBottom, "grouping.tab_buttons.max_distance_from_bottom")
         nonNegative(grouping.tabButtons.spacingTolerance, "grouping.tab_buttons.spacing_tolerance")
+        share(grouping.tabButtons.maxCardWidth, "grouping.tab_buttons.max_card_width")
         if grouping.tabButtons.minButtons < 1 { out.append(("grouping.tab_buttons.min_buttons", "must be at least 1")) }
         if grouping.containers.minSectionRows < 2 { out.append(("grouping.containers.min_section_rows", "must be at least 2")) }
         nonNegative(grouping.iconCaptions.maxGapInIconHeights, "grouping.icon_captions.max_gap_in_icon_heights")
@@ -331,7 +389,15 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         nonNegative(grouping.labelField.maxGapInFieldHeights, "grouping.label_field.max_gap_in_field_heights")
         share(grouping.labelField.minXOverlap, "grouping.label_field.min_x_overlap")
         share(grouping.listRows.topBarFraction, "grouping.list_rows.top_bar_fraction")
+        if grouping.listRows.maxTextMembers < 1 { out.append(("grouping.list_rows.max_text_members", "must be at least 1")) }
         if grouping.listRows.maxLeadingIconGroups < 1 { out.append(("grouping.list_rows.max_leading_icon_groups", "must be at least 1")) }
+        nonNegative(grouping.listRows.maxPictureOffset, "grouping.list_rows.max_picture_offset")
+        if !(grouping.textLines.maxGapGrowth >= 1) { out.append(("grouping.text_lines.max_gap_growth", "\(grouping.textLines.maxGapGrowth) must be at least 1")) }
+        nonNegative(grouping.figureCaptions.maxCentreOffset, "grouping.figure_captions.max_centre_offset")
+        nonNegative(grouping.figureCaptions.maxGapInFigureHeights, "grouping.figure_captions.max_gap_in_figure_heights")
+        if grouping.figureCaptions.minColumns < 1 { out.append(("grouping.figure_captions.min_columns", "must be at least 1")) }
+        share(grouping.trailingValues.maxRightMargin, "grouping.trailing_values.max_right_margin")
+        nonNegative(grouping.trailingValues.minRaiseInTitleHeights, "grouping.trailing_values.min_raise_in_title_heights")
         if grouping.listRows.maxInteractive < 0 { out.append(("grouping.list_rows.max_interactive", "must be 0 or more")) }
         if !(1...8).contains(selection.quantisationBits) { out.append(("selection.quantisation_bits", "\(selection.quantisationBits) is not in 1...8")) }
         if !(0...255).contains(selection.minDifference) { out.append(("selection.min_difference", "\(selection.minDifference) is not in 0...255")) }

@@ -1,27 +1,30 @@
 import Boxes
 
 /// Step 6: the rules in order, the paper's four (text lines, tab buttons, containers, picture
-/// subtitles) first, then ours (icon captions, icons in text rows, a label above its field, list
-/// rows). Each acts on the top-level elements the earlier ones left.
+/// subtitles) first, with ours fitted in (figure captions after text lines; then icon captions,
+/// icons in text rows, a label above its field, list rows, trailing values). Each acts on the top-level elements the earlier ones left.
 struct Grouping {
     var config: DescriptionConfig.Grouping
     var insideFraction: Double
 
     func apply(_ state: inout DescriptionState) {
         if config.textLines.enabled { TextLineRule(config: config.textLines).apply(&state) }
-        if config.tabButtons.enabled { TabButtonRule(config: config.tabButtons).apply(&state) }
+        if config.figureCaptions.enabled { FigureCaptionRule(config: config.figureCaptions).apply(&state) }
+        if config.tabButtons.enabled { TabButtonRule(config: config.tabButtons, insideFraction: insideFraction).apply(&state) }
         if config.containers.enabled { ContainerRule(config: config.containers, insideFraction: insideFraction).apply(&state) }
         if config.pictureSubtitles.enabled { PictureSubtitleRule(config: config.pictureSubtitles).apply(&state) }
         if config.iconCaptions.enabled { IconCaptionRule(config: config.iconCaptions).apply(&state) }
         if config.iconText.enabled { IconTextRule(config: config.iconText).apply(&state) }
         if config.labelField.enabled { LabelFieldRule(config: config.labelField).apply(&state) }
         if config.listRows.enabled { ListRowRule(config: config.listRows).apply(&state) }
+        if config.trailingValues.enabled { TrailingValueRule(config: config.trailingValues, topBarFraction: config.listRows.topBarFraction).apply(&state) }
     }
 }
 
 /// A text T1 and a text T2 below it (T2's vertical centre lower) are grouped when they overlap in
 /// x and the vertical gap is less than min(T1.height, T2.height); chains make several lines one group.
-/// Ours (`headings_apart`): a heading joins no line.
+/// Ours (`headings_apart`): a heading joins no line; (`max_gap_growth`) a line set apart from the
+/// paragraph below by more space than that paragraph's own lines joins it not.
 struct TextLineRule {
     var config = DescriptionConfig.TextLines()
 
@@ -29,11 +32,20 @@ struct TextLineRule {
         let texts = state.elements.indices.filter { i in
             state.elements[i].kind == .text && !(config.headingsApart && state.headers.contains(state.elements[i].id))
         }
+        let frames = texts.map { state.elements[$0].frame }
+        func joins(_ t1: Box, _ t2: Box) -> Bool {
+            t2.centerY > t1.centerY && t1.xOverlap(t2) > 0 && t1.verticalGap(to: t2) < min(t1.height, t2.height)
+        }
+        // The gap from each line to the nearest line it joins below, if any.
+        let gapBelow: [Float?] = frames.indices.map { a in
+            frames.indices.filter { $0 != a && joins(frames[a], frames[$0]) }.map { frames[a].verticalGap(to: frames[$0]) }.min()
+        }
         var sets = DisjointSets(count: texts.count)
         for a in texts.indices {
-            for b in texts.indices where a != b {
-                let (t1, t2) = (state.elements[texts[a]].frame, state.elements[texts[b]].frame)
-                if t2.centerY > t1.centerY && t1.xOverlap(t2) > 0 && t1.verticalGap(to: t2) < min(t1.height, t2.height) { sets.union(a, b) }
+            for b in texts.indices where a != b && joins(frames[a], frames[b]) {
+                if let next = gapBelow[b],
+                   Double(frames[a].verticalGap(to: frames[b])) > config.maxGapGrowth * Double(next) + 0.1 * Double(frames[b].height) { continue }
+                sets.union(a, b)
             }
         }
         let groups = sets.components().filter { $0.count > 1 }.map { $0.map { texts[$0] } }
@@ -41,20 +53,63 @@ struct TextLineRule {
     }
 }
 
+/// Ours: a figure and its caption. A text C centred under a text F (horizontal centres within
+/// `max_centre_offset` x the wider's width, a gap of at most `max_gap_in_figure_heights` x F's height,
+/// the nearest such) is F's caption when at least `min_columns` such pairs stand side by side (their
+/// figures sharing a band): a row of counts or stats. The text-line rule misses them because the
+/// large figure is a heading, or the gap exceeds the small caption's height.
+struct FigureCaptionRule {
+    var config: DescriptionConfig.FigureCaptions
+
+    func apply(_ state: inout DescriptionState) {
+        let frames = state.elements.map(\.frame)
+        let texts = state.elements.indices.filter { state.elements[$0].kind == .text }
+        var pairs: [(figure: Int, caption: Int)] = []
+        var taken = Set<Int>()
+        for f in texts {
+            let figure = frames[f]
+            let below = texts.filter { c in
+                let caption = frames[c]
+                return c != f && caption.centerY > figure.yMax
+                    && Double(abs(caption.centerX - figure.centerX)) <= config.maxCentreOffset * Double(max(figure.width, caption.width))
+                    && Double(figure.verticalGap(to: caption)) <= config.maxGapInFigureHeights * Double(figure.height)
+            }
+            guard let c = below.min(by: { (figure.verticalGap(to: frames[$0]), $0) < (figure.verticalGap(to: frames[$1]), $1) }),
+                  !taken.contains(c), !taken.contains(f) else { continue }
+            taken.formUnion([f, c])
+            pairs.append((f, c))
+        }
+        var sets = DisjointSets(count: pairs.count)
+        for a in pairs.indices {
+            for b in pairs.indices where a < b {
+                let (x, y) = (frames[pairs[a].figure], frames[pairs[b].figure])
+                if x.holdsVerticalCentre(of: y) || y.holdsVerticalCentre(of: x) { sets.union(a, b) }
+            }
+        }
+        let rows = sets.components().filter { $0.count >= config.minColumns }
+        let groups = rows.flatMap { $0.map { [pairs[$0].figure, pairs[$0].caption].sorted() } }.sorted { $0[0] < $1[0] }
+        state.replace(groups) { $0.group(.group, $1) }
+    }
+}
+
 /// B is the bottom-most detection; a text or icon D is in the tab bar when it lies in the bottom
 /// share of the screen and B.y_max - D.y_min < max_distance_from_bottom x H; tab-bar icons and
 /// texts that overlap in x form one tab button. Containers and dialogs are not candidates for B
-/// (ours: a background reaching the screen's bottom would push every item out of reach).
+/// (ours: a background reaching the screen's bottom would push every item out of reach). Ours
+/// (`max_card_width`): items inside a card are the card's.
 struct TabButtonRule {
     var config: DescriptionConfig.TabButtons
+    var insideFraction = 0.9
 
     func apply(_ state: inout DescriptionState) {
         let h = state.height
         guard let bottom = state.elements.filter({ !$0.kind.isRegion }).map(\.frame.yMax).max() else { return }
+        let cards = state.elements.filter { $0.kind == .container && Double($0.frame.width) < config.maxCardWidth * Double(state.width) }.map(\.frame)
         let items = state.elements.indices.filter { i in
             let e = state.elements[i]
             return (e.kind == .icon || e.isTextLike) && Double(e.frame.yMin) >= (1 - config.bottomFraction) * Double(h)
                 && Double(bottom - e.frame.yMin) < config.maxDistanceFromBottom * Double(h)
+                && !cards.contains { e.frame.fractionInside($0) >= insideFraction }
         }
         // Ours: when the items are not evenly spaced, the highest ones may be a row above the bar
         // (within reach of the bottom); they are left out, highest first, until the rest are a bar.
@@ -235,7 +290,8 @@ struct IconTextRule {
 
 /// Ours: a text label right above a text field (its centre above the field's top, a gap of at
 /// most `max_gap_in_field_heights` field heights, overlapping the field in x by `min_x_overlap`
-/// of its width, nothing between them) joins the field. Fields are served top to bottom.
+/// of its width, nothing between them) joins the field. Fields are served top to bottom. A heading
+/// ("Sign in" over the form) labels no field (`headings_apart`).
 struct LabelFieldRule {
     var config: DescriptionConfig.LabelField
 
@@ -249,6 +305,7 @@ struct LabelFieldRule {
             let labels = state.elements.indices.filter { t in
                 let label = state.elements[t].frame
                 guard !taken.contains(t), state.elements[t].isTextLike, label.centerY < field.yMin,
+                      !(config.headingsApart && state.elements[t].leaves.contains { state.headers.contains($0.id) }),
                       Double(label.verticalGap(to: field)) <= config.maxGapInFieldHeights * Double(field.height),
                       Double(label.xOverlap(field)) >= config.minXOverlap * Double(label.width) else { return false }
                 let span = label.union(field)
@@ -272,7 +329,8 @@ struct LabelFieldRule {
 /// chained) form one row when the band holds at least one text and one thing that is not text,
 /// at most `max_interactive` interactive members (a row is one thing to activate), nothing else
 /// overlaps the band, and it lies below the top bar (a navigation bar is not a row). Tiles (an icon
-/// and its caption) are complete: they join no row.
+/// and its caption) are complete: they join no row. Pictures must sit centred on the row's text
+/// (`centred_pictures`); at most `max_text_members` members hold text (a title, a value).
 struct ListRowRule {
     var config: DescriptionConfig.ListRows
 
@@ -298,7 +356,9 @@ struct ListRowRule {
             let leaves = members.flatMap { state.elements[$0].leaves }
             guard leaves.contains(where: { $0.kind == .text }), leaves.contains(where: { $0.kind != .text }),
                   leaves.filter(\.interactive).count <= config.maxInteractive,
-                  members.filter({ Self.leadsWithIcon(state.elements[$0]) }).count <= config.maxLeadingIconGroups else { continue }
+                  members.filter({ Self.leadsWithIcon(state.elements[$0]) }).count <= config.maxLeadingIconGroups,
+                  members.filter({ state.elements[$0].leaves.contains { $0.kind == .text } }).count <= config.maxTextMembers,
+                  !config.centredPictures || Self.picturesCentred(leaves, maxOffset: config.maxPictureOffset) else { continue }
             let band = enclosing(members.map { state.elements[$0].frame })
             let crowded = state.elements.indices.contains { j in
                 !members.contains(j) && !state.elements[j].kind.isRegion && state.elements[j].frame.intersectionArea(band) > 0
@@ -308,9 +368,67 @@ struct ListRowRule {
         state.replace(rows) { $0.group(.group, $1) }
     }
 
+    /// Whether every picture among `leaves` has its vertical centre within `maxOffset` x the height of
+    /// the texts' extent of the texts' vertical centre (ours: a row centres its thumbnail or avatar on
+    /// its text; a chat avatar sits at the foot of its bubble, and is not part of the message).
+    static func picturesCentred(_ leaves: [DescribedElement], maxOffset: Double) -> Bool {
+        let texts = leaves.filter { $0.kind == .text }.map(\.frame)
+        guard !texts.isEmpty else { return true }
+        let extent = enclosing(texts)
+        return leaves.filter { $0.kind == .picture }.allSatisfy { p in
+            Double(abs(p.frame.centerY - extent.centerY)) <= maxOffset * Double(extent.height)
+        }
+    }
+
     /// A group of an icon and text whose leftmost leaf is an icon ("☆ Favourites", a chip).
     static func leadsWithIcon(_ e: DescribedElement) -> Bool {
         guard e.kind == .group, e.leaves.contains(where: { $0.kind == .text }) else { return false }
         return e.leaves.min { ($0.frame.xMin, $0.id) < ($1.frame.xMin, $1.id) }?.kind == .icon
+    }
+}
+
+/// Ours: a trailing value. A text ending at the screen's right edge (within `max_right_margin` x W)
+/// joins the text or text group on its left (below the top bar, not a heading, across a gap, the two
+/// overlapping in y, nothing else in their band) when it sits at the title's top: within a title and
+/// subtitle's extent, or, beside a one-line title, raised by `min_raise_in_title_heights` title heights
+/// (a date top-aligned with a sender's name; a "See all" centred on a heading stays apart).
+struct TrailingValueRule {
+    var config: DescriptionConfig.TrailingValues
+    var topBarFraction: Double
+
+    func apply(_ state: inout DescriptionState) {
+        let topBar = Float(topBarFraction) * state.height
+        let candidates = state.elements.indices.filter { i in
+            let e = state.elements[i]
+            return e.isTextLike && e.frame.yMax > topBar && !e.leaves.contains { state.headers.contains($0.id) }
+        }
+        var pairs: [[Int]] = []
+        var taken = Set<Int>()
+        for v in candidates where state.elements[v].kind == .text {
+            let value = state.elements[v].frame
+            guard Double(state.width - value.xMax) <= config.maxRightMargin * Double(state.width) else { continue }
+            let titles = candidates.filter { t in
+                guard t != v, !taken.contains(t) else { return false }
+                let title = state.elements[t].frame
+                return title.xMax < value.xMin && min(title.yMax, value.yMax) > max(title.yMin, value.yMin) && sitsAtTop(value, of: state.elements[t])
+            }
+            let frames = state.elements.map(\.frame)
+            guard let t = titles.min(by: { (frames[$0].horizontalGap(value), $0) < (frames[$1].horizontalGap(value), $1) }) else { continue }
+            let band = value.union(frames[t])
+            let crowded = state.elements.indices.contains { j in
+                j != t && j != v && !state.elements[j].kind.isRegion && frames[j].intersectionArea(band) > 0
+            }
+            guard !crowded, !taken.contains(v) else { continue }
+            taken.formUnion([t, v])
+            pairs.append([t, v].sorted())
+        }
+        state.replace(pairs.sorted { $0[0] < $1[0] }) { $0.group(.group, $1) }
+    }
+
+    /// Whether `value` sits at the top of `title`: in a several-line title's extent, or raised
+    /// beside a one-line title.
+    func sitsAtTop(_ value: Box, of title: DescribedElement) -> Bool {
+        if title.leaves.count > 1 { return title.frame.holdsVerticalCentre(of: value) }
+        return Double(title.frame.centerY - value.centerY) >= config.minRaiseInTitleHeights * Double(title.frame.height)
     }
 }

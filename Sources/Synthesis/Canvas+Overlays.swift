@@ -166,8 +166,8 @@ extension Canvas {
         image.paintRounded(space, radius: 5 * u, color: key)
     }
 
-    /// A navigation drawer from the left over a dimmed screen: a header, then menu rows (icon and text,
-    /// one group each), the current one highlighted and selected.
+    /// A navigation drawer from the left over a dimmed screen: a header (the account, one group), then
+    /// menu rows (icon and text, one group each), the current one highlighted and selected.
     mutating func drawer() {
         layer = .overlay
         defer { layer = .content }
@@ -185,9 +185,11 @@ extension Canvas {
         } else {
             image.fill(Box(xMin: 0, yMin: 0, xMax: w, yMax: headerH), color: style.accent)
         }
+        beginGroup()  // the account: avatar, name and address, read as one
         avatar(centerX: 16 * u + 28 * u, centerY: headerH - 76 * u, radius: 28 * u)
         text(name(), x: 16 * u, baseline: headerH - 30 * u, points: 15, color: RGB(255, 255, 255), face: .bold, maxWidth: w - 32 * u)
         text(name().lowercased().replacingOccurrences(of: " ", with: ".") + "@mail.com", x: 16 * u, baseline: headerH - 12 * u, points: 13, color: RGB(235, 235, 235), maxWidth: w - 32 * u)
+        endGroup()
         y = headerH + 8 * u
         let current = g.int(0...4)
         var k = 0

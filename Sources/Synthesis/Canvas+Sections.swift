@@ -491,12 +491,15 @@ extension Canvas {
         return top + 50 * u
     }
 
-    /// A profile block: a large avatar, a name, a line under it, sometimes a button.
+    /// A profile block: a large avatar, a name, a line under it, sometimes a button. Avatar, name and
+    /// line are one element, as the avatar, title and subtitle of a list row are ("Sam Novak, @sam").
     mutating func profile(top: Float, left: Float, right: Float, limit: Float) -> Float {
         let r = g.uniform(28...48) * u
         guard top + 2 * r + 50 * u < limit else { return top }
         let centred = g.chance(0.5)
+        beginGroup()
         if centred {
+            defer { endGroup() }
             avatar(centerX: (left + right) / 2, centerY: top + r, radius: r)
             var y = top + 2 * r + 24 * u
             text(name(), centerX: (left + right) / 2, centerY: y - 6 * u, points: 20, color: style.label, face: .title, maxWidth: right - left)
@@ -509,6 +512,7 @@ extension Canvas {
         let x = left + 2 * r + 16 * u
         text(name(), x: x, baseline: top + r - 4 * u, points: 19, color: style.label, face: .title, maxWidth: right - x - 90 * u)
         text(phrase(words: 1...3), x: x, baseline: top + r + 16 * u, points: 14, color: style.secondaryLabel, maxWidth: right - x - 90 * u)
+        endGroup()
         if g.chance(0.6) { button(g.pick(style.language.actions), x: right - 84 * u, top: top + r - 16 * u, width: 84 * u, height: 32, look: g.pick([.filled, .outlined]), points: 13) }
         return top + 2 * r + 10 * u
     }

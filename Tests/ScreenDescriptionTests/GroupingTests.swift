@@ -269,4 +269,142 @@ final class GroupingTests: XCTestCase {
         XCTAssertEqual(groups { $0.listRows.enabled = false; $0.iconText.enabled = false }, [[0], [1], [2], [3]])
         XCTAssertEqual(groups { $0.iconText.enabled = false }, [[0, 1, 2, 3]], "the row rule alone finds the row")
     }
+
+    func testAHeadingLabelsNoFieldWhenHeadingsStandApart() {
+        let detections = [
+            detection("text", box(20, 100, 160, 130)),       // 0 "Sign in", a heading
+            detection("text_field", box(20, 140, 380, 178)), // 1 gap 10 <= 0.5 x 38
+        ]
+        var s = state(detections)
+        s.headers = [0]
+        LabelFieldRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0], [1]])
+        var paper = state(detections)
+        paper.headers = [0]
+        var config = DescriptionConfig.LabelField()
+        config.headingsApart = false
+        LabelFieldRule(config: config).apply(&paper)
+        XCTAssertEqual(leafIDs(paper.elements), [[0, 1]])
+    }
+
+    func testARowCentresItsPictureOnItsTextSoAChatAvatarIsNoPartOfTheMessage() {
+        let detections = [
+            detection("picture", box(10, 302, 50, 342)),  // 0 thumbnail, centre 322 = the texts' centre
+            detection("text", box(60, 300, 300, 320)),     // 1 title
+            detection("text", box(60, 324, 280, 344)),     // 2 subtitle (texts 300-344, centre 322, height 44)
+            detection("picture", box(10, 424, 46, 460)),   // 3 avatar at the bubble's foot: centre 442 in the band, 20 > 0.3 x 44 off
+            detection("text", box(60, 400, 300, 420)),     // 4 message, two lines
+            detection("text", box(60, 424, 280, 444)),     // 5
+        ]
+        func rows(centred: Bool) -> [[Int]] {
+            var s = state(detections)
+            TextLineRule().apply(&s)
+            var config = DescriptionConfig.ListRows()
+            config.centredPictures = centred
+            ListRowRule(config: config).apply(&s)
+            return leafIDs(s.elements)
+        }
+        XCTAssertEqual(rows(centred: true), [[0, 1, 2], [3], [4, 5]])
+        XCTAssertEqual(rows(centred: false), [[0, 1, 2], [3, 4, 5]])
+    }
+
+    func testATrailingValueJoinsTheTitleAtWhoseTopItSits() {
+        // W = 400: a value ends within 0.1 W = 40 of the right edge (x >= 360).
+        var s = state([
+            detection("text", box(16, 300, 150, 320)),  // 0 title h 20, centre 310
+            detection("text", box(330, 298, 390, 312)), // 1 value, centre 305: raised 5 >= 0.2 x 20
+            detection("text", box(16, 400, 150, 420)),  // 2 section title, centre 410
+            detection("text", box(330, 404, 390, 418)), // 3 "See all", centre 411: not raised
+            detection("text", box(16, 500, 200, 520)),  // 4 title and
+            detection("text", box(16, 524, 180, 540)),  // 5 subtitle (500-540)
+            detection("text", box(320, 502, 390, 516)), // 6 value, centre 509 in 500-540
+            detection("text", box(16, 600, 150, 620)),  // 7
+            detection("text", box(200, 598, 260, 612)), // 8 raised, but far from the right edge
+            detection("text", box(16, 700, 150, 720)),  // 9 a heading
+            detection("text", box(330, 698, 390, 712)), // 10
+            detection("text", box(16, 60, 150, 80)),    // 11 in the top bar (y <= 0.12 H = 96)
+            detection("text", box(330, 58, 390, 72)),   // 12
+        ])
+        s.headers = [9]
+        TextLineRule().apply(&s)
+        TrailingValueRule(config: .init(), topBarFraction: 0.12).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1], [2], [3], [4, 5, 6], [7], [8], [9], [10], [11], [12]])
+    }
+
+    func testFiguresWithCaptionsCentredUnderThemPairUpWhenSideBySide() {
+        let detections = [
+            detection("text", box(40, 300, 100, 330)),   // 0 figure, h 30, centre x 70
+            detection("text", box(45, 345, 95, 357)),    // 1 caption, gap 15 (the text-line rule needs < 12)
+            detection("text", box(170, 300, 230, 330)),  // 2
+            detection("text", box(172, 345, 228, 357)),  // 3
+            detection("text", box(300, 300, 360, 330)),  // 4
+            detection("text", box(305, 345, 355, 357)),  // 5
+            detection("text", box(40, 500, 100, 530)),   // 6 a lone pair: no row of figures
+            detection("text", box(45, 545, 95, 557)),    // 7
+            detection("text", box(40, 600, 100, 630)),   // 8 figures side by side, but the
+            detection("text", box(110, 645, 200, 657)),  // 9 text under 8 is off its centre (85 > 0.25 x 90)
+            detection("text", box(300, 600, 360, 630)),  // 10
+            detection("text", box(305, 645, 355, 657)),  // 11
+        ]
+        var s = state(detections)
+        FigureCaptionRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1], [2, 3], [4, 5], [6], [7], [8], [9], [10], [11]])
+        var single = state(detections)
+        var config = DescriptionConfig.FigureCaptions()
+        config.minColumns = 1
+        FigureCaptionRule(config: config).apply(&single)
+        XCTAssertEqual(leafIDs(single.elements), [[0, 1], [2, 3], [4, 5], [6, 7], [8], [9], [10, 11]])
+    }
+
+    func testATitleSetApartFromItsParagraphJoinsNoLine() {
+        let detections = [
+            detection("text", box(20, 100, 200, 120)), // 0 title h 20
+            detection("text", box(20, 135, 300, 151)), // 1 gap 15 < 16 (the paper joins), but 15 > 1.5 x 3 + 1.6
+            detection("text", box(20, 154, 300, 170)), // 2 gap 3: the paragraph's own spacing
+        ]
+        var s = state(detections)
+        TextLineRule().apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0], [1, 2]])
+        var paper = state(detections)
+        TextLineRule(config: .init(enabled: true, headingsApart: false, maxGapGrowth: .greatestFiniteMagnitude)).apply(&paper)
+        XCTAssertEqual(leafIDs(paper.elements), [[0, 1, 2]])
+    }
+
+    func testItemsInsideCardsAreNoTabItems() {
+        // A shelf of three cards (each 120 wide, under 0.5 W = 200) at the bottom, evenly spaced like a bar.
+        var detections: [ElementDetection] = []
+        for x in [Float(10), 140, 270] {
+            detections += [detection("container", box(x, 700, x + 120, 790)), detection("icon", box(x + 45, 710, x + 75, 740)),
+                           detection("text", box(x + 20, 750, x + 100, 765))]
+        }
+        var s = state(detections)
+        TabButtonRule(config: .init()).apply(&s)
+        XCTAssertFalse(s.elements.contains { $0.kind == .tabButton })
+        var config = DescriptionConfig.TabButtons()
+        config.maxCardWidth = 0
+        var paper = state(detections)
+        TabButtonRule(config: config).apply(&paper)
+        XCTAssertEqual(leafIDs(paper.elements.filter { $0.kind == .tabButton }), [[1, 2], [4, 5], [7, 8]])
+    }
+
+    func testABandWithMoreThanTwoTextsIsARowOfChipsNotAListRow() {
+        let detections = [
+            detection("text", box(20, 300, 80, 320)),   // 0 chip
+            detection("text", box(100, 300, 160, 320)),  // 1 chip
+            detection("icon", box(180, 302, 196, 318)),  // 2 a chip's icon
+            detection("text", box(200, 300, 260, 320)),  // 3 its text: three members hold text
+            detection("icon", box(20, 400, 50, 430)),    // 4 a row: icon, title, value
+            detection("text", box(60, 405, 200, 425)),   // 5
+            detection("text", box(320, 405, 380, 425)),  // 6
+        ]
+        func rows(maxTexts: Int) -> [[Int]] {
+            var s = state(detections)
+            var config = DescriptionConfig.ListRows()
+            config.maxTextMembers = maxTexts
+            ListRowRule(config: config).apply(&s)
+            return leafIDs(s.elements)
+        }
+        XCTAssertEqual(rows(maxTexts: 2), [[0], [1], [2], [3], [4, 5, 6]])
+        XCTAssertEqual(rows(maxTexts: 3), [[0, 1, 2, 3], [4, 5, 6]])
+    }
 }
