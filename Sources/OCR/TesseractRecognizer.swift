@@ -10,7 +10,9 @@ import Images
 /// (at most 4): Tesseract's LSTM reads glyphs best at 20-30 pixels of x-height, and a 1x
 /// screenshot's body text has about 8. Measured on 390 x 844 screens drawn with DejaVu Sans:
 /// at 1x a 13-pixel line lost a capital, at 2x (the default's choice for them) every line was
-/// exact, and 3x read no better at twice the time. Boxes come back in the given image's pixels.
+/// exact, and 3x read no better at twice the time. Wide ones (more than 5/4 of `targetWidth`:
+/// 3x phones, tablets) are reduced to `targetWidth`, since Tesseract's time grows with the pixels
+/// and their text is larger than it needs. Boxes come back in the given image's pixels.
 ///
 /// A Tesseract engine is not thread-safe: give each thread its own recogniser.
 public final class TesseractRecognizer: TextRecognizer {
@@ -19,7 +21,7 @@ public final class TesseractRecognizer: TextRecognizer {
 
     public let dataPath: String
     public let language: String
-    /// Images are scaled up by the whole factor nearest to targetWidth / width, 1...4.
+    /// Images are read at about this width (see above); 0 reads them at their own size.
     public let targetWidth: Int
     private let handle: OpaquePointer
 
@@ -57,8 +59,9 @@ public final class TesseractRecognizer: TextRecognizer {
     /// The lines of `image`, with boxes in its pixels and confidences in 0...1; empty lines are left out.
     public func recognise(_ image: RGBImage) throws -> [TextLine] {
         guard image.width > 0, image.height > 0 else { return [] }
-        let factor = scaleFactor(forWidth: image.width)
-        let input = factor > 1 ? image.resized(to: Size(width: image.width * factor, height: image.height * factor)) : image
+        let factor = scale(forWidth: image.width)
+        let input = factor == 1 ? image : image.resized(to: Size(width: max(1, Int((Double(image.width) * factor).rounded())),
+                                                                  height: max(1, Int((Double(image.height) * factor).rounded()))))
         guard input.width <= Int(Int32.max) / 3 else {
             throw OCRError.recognitionFailed(size: image.size, reason: "too wide for Tesseract")
         }
@@ -70,17 +73,20 @@ public final class TesseractRecognizer: TextRecognizer {
             guard TessBaseAPIRecognize(handle, nil) == 0 else {
                 throw OCRError.recognitionFailed(size: image.size, reason: "Tesseract's Recognize returned an error")
             }
-            return lines(scale: 1 / Float(factor))
+            return lines(scaleX: Float(image.width) / Float(input.width), scaleY: Float(image.height) / Float(input.height))
         }
     }
 
-    /// The whole factor an image `width` pixels wide is enlarged by.
-    public func scaleFactor(forWidth width: Int) -> Int {
-        max(1, min(4, Int((Double(targetWidth) / Double(width)).rounded())))
+    /// The factor an image `width` pixels wide is scaled by: a whole one from 1 to 4 up to about
+    /// `targetWidth`, or down to it from more than 5/4 of it.
+    public func scale(forWidth width: Int) -> Double {
+        guard targetWidth > 0, width > 0 else { return 1 }
+        if 4 * width > 5 * targetWidth { return Double(targetWidth) / Double(width) }
+        return Double(max(1, min(4, Int((Double(targetWidth) / Double(width)).rounded()))))
     }
 
-    /// The recognised lines, boxes multiplied by `scale`.
-    private func lines(scale: Float) -> [TextLine] {
+    /// The recognised lines, boxes scaled back by `scaleX` and `scaleY`.
+    private func lines(scaleX: Float, scaleY: Float) -> [TextLine] {
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         let page = TessResultIteratorGetPageIterator(iterator)
@@ -92,7 +98,7 @@ public final class TesseractRecognizer: TextRecognizer {
             var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
             guard !text.isEmpty, TessPageIteratorBoundingBox(page, RIL_TEXTLINE, &left, &top, &right, &bottom) != 0 else { continue }
             let confidence = TessResultIteratorConfidence(iterator, RIL_TEXTLINE) / 100
-            let box = Box(xMin: Float(left), yMin: Float(top), xMax: Float(right), yMax: Float(bottom)).transformed(scaleX: scale, scaleY: scale)
+            let box = Box(xMin: Float(left), yMin: Float(top), xMax: Float(right), yMax: Float(bottom)).transformed(scaleX: scaleX, scaleY: scaleY)
             out.append(TextLine(box: box, text: text, confidence: min(1, max(0, confidence))))
         } while TessResultIteratorNext(iterator, RIL_TEXTLINE) != 0
         return out

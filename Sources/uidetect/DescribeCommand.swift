@@ -30,6 +30,8 @@ struct Describe: ParsableCommand {
     @Option(name: .customLong("set"), help: "Override a description config key: key=value (repeatable).") var overrides: [String] = []
     @Option(help: "An icon-interactivity model (uidetect train-icons); default: icon-interactivity.json beside the checkpoint, if any.") var iconModel: String?
     @Flag(help: "Describe without OCR.") var noOCR = false
+    @Option(help: "OCR reads screenshots at about this width: narrow ones enlarged by a whole factor, wide ones reduced; 0: at their own size.")
+    var ocrWidth = 780
     @Flag(help: "With --data: the shards' true boxes stand in for the detector's (the heuristics measured on their own; no --checkpoint).")
     var boxesFromTruth = false
     @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Screen shards, folders or globs (instead of screenshots).") var data: [String] = []
@@ -48,6 +50,7 @@ struct Describe: ParsableCommand {
             guard checkpoint != nil else { throw ValidationError("--checkpoint is needed (or --boxes-from-truth with --data)") }
         }
         guard out != nil else { throw ValidationError("--out is needed") }
+        guard ocrWidth >= 0 else { throw ValidationError("--ocr-width must be 0 or more, got \(ocrWidth)") }
         guard inputs.isEmpty != data.isEmpty else { throw ValidationError("give screenshots or --data shards (one of the two)") }
         guard scoreThreshold >= 0 && scoreThreshold <= 1 else { throw ValidationError("--score-threshold must lie in [0, 1]") }
     }
@@ -81,7 +84,7 @@ struct Describe: ParsableCommand {
             notes.append(icons.map { _ in "Icon interactivity: \(iconURL!.path)." } ?? "No icon-interactivity model: icons are neither buttons nor images (interactivity unknown).")
             var recognizer: (any TextRecognizer)? = nil
             if !noOCR {
-                do { recognizer = try TesseractRecognizer() } catch {
+                do { recognizer = try TesseractRecognizer(targetWidth: ocrWidth) } catch {
                     print("warning: \(error); describing without OCR (labels stay empty)")
                     notes.append("Without OCR: \(error).")
                 }

@@ -7,12 +7,13 @@ import XCTest
 final class OCRTests: XCTestCase {
     /// A 390 x 844 screenshot (an iPhone at 1x) with a title and list rows drawn in DejaVu Sans;
     /// returns it with each line's text and the box around its ink.
-    func screenshot() throws -> (RGBImage, [(text: String, ink: Box)]) {
+    /// At `scale` 3 it is the same screen as a 3x phone shows it (1170 x 2532).
+    func screenshot(scale: Int = 1) throws -> (RGBImage, [(text: String, ink: Box)]) {
         let regular = try Font(path: Font.regularPath), bold = try Font(path: Font.boldPath)
-        var image = RGBImage(size: Size(width: 390, height: 844), fill: RGB(255, 255, 255))
+        var image = RGBImage(size: Size(width: 390 * scale, height: 844 * scale), fill: RGB(255, 255, 255))
         var drawn: [(String, Box)] = []
         func put(_ text: String, x: Int, baseline: Int, font: Font, size: Int, colour: RGB = RGB(0, 0, 0)) {
-            if let ink = image.draw(text: text, x: x, baseline: baseline, font: font, pixelSize: size, color: colour) { drawn.append((text, ink)) }
+            if let ink = image.draw(text: text, x: x * scale, baseline: baseline * scale, font: font, pixelSize: size * scale, color: colour) { drawn.append((text, ink)) }
         }
         put("Settings", x: 16, baseline: 130, font: bold, size: 30)
         put("Wireless Network", x: 60, baseline: 220, font: regular, size: 17)
@@ -23,20 +24,38 @@ final class OCRTests: XCTestCase {
     }
 
     func testDrawnWordsAreReadWithBoxesCoveringTheirInk() throws {
-        let (image, drawn) = try screenshot()
+        try checkReading(scale: 1, slack: 2)
+    }
+
+    func testAWideScreenshotIsReadReducedWithBoxesInItsOwnPixels() throws {
+        try checkReading(scale: 3, slack: 4)
+    }
+
+    func testScreenshotsAreReadAtAboutTheTargetWidth() throws {
+        let recogniser = try TesseractRecognizer()
+        XCTAssertEqual(recogniser.scale(forWidth: 390), 2)
+        XCTAssertEqual(recogniser.scale(forWidth: 750), 1)
+        XCTAssertEqual(recogniser.scale(forWidth: 975), 1, "5/4 of 780 is read as it is")
+        XCTAssertEqual(recogniser.scale(forWidth: 1170), 780.0 / 1170.0, accuracy: 1e-12)
+        XCTAssertEqual(recogniser.scale(forWidth: 150), 4, "at most 4x")
+        XCTAssertEqual(try TesseractRecognizer(targetWidth: 0).scale(forWidth: 1170), 1)
+    }
+
+    /// Reads `screenshot(scale:)` and checks each line's text and that its box holds the drawn ink
+    /// within `slack` pixels of rounding.
+    func checkReading(scale: Int, slack: Float) throws {
+        let (image, drawn) = try screenshot(scale: scale)
         let recogniser = try TesseractRecognizer()
         let start = Date()
         let lines = try recogniser.recognise(image)
         let seconds = Date().timeIntervalSince(start)
-        print("OCR: \(lines.count) lines in \(String(format: "%.2f", seconds)) s for a 390x844 screenshot (enlarged \(recogniser.scaleFactor(forWidth: 390))x)")
+        print("OCR: \(lines.count) lines in \(String(format: "%.2f", seconds)) s for a \(image.width)x\(image.height) screenshot (scaled \(recogniser.scale(forWidth: image.width))x)")
         for (text, ink) in drawn {
             guard let found = lines.first(where: { $0.box.iou(ink) > 0.3 }) else {
                 XCTFail("\"\(text)\" at \(ink) not found in \(lines)")
                 continue
             }
             XCTAssertEqual(found.text, text)
-            // The line's box holds the drawn ink, give or take two pixels of rounding.
-            let slack: Float = 2
             XCTAssertTrue(found.box.xMin <= ink.xMin + slack && found.box.yMin <= ink.yMin + slack
                           && found.box.xMax >= ink.xMax - slack && found.box.yMax >= ink.yMax - slack, "\(text): \(found.box) against ink \(ink)")
             XCTAssertGreaterThan(found.box.iou(ink), 0.5, text)
