@@ -38,6 +38,7 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         c.grouping.listRows.enabled = false
         c.grouping.trailingValues.enabled = false
         c.grouping.figureCaptions.enabled = false
+        c.grouping.ratings.enabled = false
         c.grouping.containers.sections = false
         c.grouping.textLines.headingsApart = false
         c.grouping.textLines.maxGapGrowth = .greatestFiniteMagnitude
@@ -132,6 +133,8 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var tabButtons = TabButtons()
         public var containers = Containers()
         public var pictureSubtitles = PictureSubtitles()
+        /// Ours: a run of like icons and the figure after it (a star rating: "4.5 (120)").
+        public var ratings = Ratings()
         /// Ours: an icon with its caption centred under it (a shortcut in a grid).
         public var iconCaptions = IconCaptions()
         /// Ours: an icon beside a text on its line ("< Back", "♥ 12").
@@ -144,7 +147,7 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         public var trailingValues = TrailingValues()
 
         enum CodingKeys: String, CodingKey {
-            case textLines = "text_lines", figureCaptions = "figure_captions", tabButtons = "tab_buttons", containers, pictureSubtitles = "picture_subtitles", iconCaptions = "icon_captions"
+            case textLines = "text_lines", figureCaptions = "figure_captions", tabButtons = "tab_buttons", containers, pictureSubtitles = "picture_subtitles", ratings, iconCaptions = "icon_captions"
             case iconText = "icon_text", labelField = "label_field", listRows = "list_rows", trailingValues = "trailing_values"
         }
     }
@@ -208,6 +211,18 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
 
         enum CodingKeys: String, CodingKey {
             case enabled, maxCentreOffset = "max_centre_offset", maxGapInFigureHeights = "max_gap_in_figure_heights", minColumns = "min_columns"
+        }
+    }
+
+    /// Ours: a star rating.
+    public struct Ratings: Codable, Equatable, Sendable {
+        public var enabled = true
+        /// At least this many icons of one size (within 20%) on one line, each at most half an icon's
+        /// width from the next, then a text at most one icon's width after the last.
+        public var minIcons = 3
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, minIcons = "min_icons"
         }
     }
 
@@ -304,11 +319,14 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         /// A row holds a title (with its subtitle) and perhaps a value: a band with more members holding
         /// text than this is a row of chips or a table's columns, each its own element.
         public var maxTextMembers = 2
+        /// An icon leading the row is its picture, not one of its controls, whatever the icon-interactivity
+        /// model makes of it (a settings row's glyph before its title and switch).
+        public var leadingIconIsPicture = true
 
         enum CodingKeys: String, CodingKey {
             case enabled, topBarFraction = "top_bar_fraction", maxInteractive = "max_interactive"
             case maxLeadingIconGroups = "max_leading_icon_groups", centredPictures = "centred_pictures", maxPictureOffset = "max_picture_offset"
-            case maxTextMembers = "max_text_members"
+            case maxTextMembers = "max_text_members", leadingIconIsPicture = "leading_icon_is_picture"
         }
     }
 
@@ -393,6 +411,7 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         if grouping.listRows.maxLeadingIconGroups < 1 { out.append(("grouping.list_rows.max_leading_icon_groups", "must be at least 1")) }
         nonNegative(grouping.listRows.maxPictureOffset, "grouping.list_rows.max_picture_offset")
         if !(grouping.textLines.maxGapGrowth >= 1) { out.append(("grouping.text_lines.max_gap_growth", "\(grouping.textLines.maxGapGrowth) must be at least 1")) }
+        if grouping.ratings.minIcons < 2 { out.append(("grouping.ratings.min_icons", "must be at least 2")) }
         nonNegative(grouping.figureCaptions.maxCentreOffset, "grouping.figure_captions.max_centre_offset")
         nonNegative(grouping.figureCaptions.maxGapInFigureHeights, "grouping.figure_captions.max_gap_in_figure_heights")
         if grouping.figureCaptions.minColumns < 1 { out.append(("grouping.figure_captions.min_columns", "must be at least 1")) }

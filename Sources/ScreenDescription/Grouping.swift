@@ -1,7 +1,7 @@
 import Boxes
 
 /// Step 6: the rules in order, the paper's four (text lines, tab buttons, containers, picture
-/// subtitles) first, with ours fitted in (figure captions after text lines; then icon captions,
+/// subtitles) first, with ours fitted in (figure captions after text lines; then ratings, icon captions,
 /// icons in text rows, a label above its field, list rows, trailing values). Each acts on the top-level elements the earlier ones left.
 struct Grouping {
     var config: DescriptionConfig.Grouping
@@ -13,6 +13,7 @@ struct Grouping {
         if config.tabButtons.enabled { TabButtonRule(config: config.tabButtons, insideFraction: insideFraction).apply(&state) }
         if config.containers.enabled { ContainerRule(config: config.containers, insideFraction: insideFraction).apply(&state) }
         if config.pictureSubtitles.enabled { PictureSubtitleRule(config: config.pictureSubtitles).apply(&state) }
+        if config.ratings.enabled { RatingRule(config: config.ratings, statusBarFraction: config.iconText.statusBarFraction).apply(&state) }
         if config.iconCaptions.enabled { IconCaptionRule(config: config.iconCaptions).apply(&state) }
         if config.iconText.enabled { IconTextRule(config: config.iconText).apply(&state) }
         if config.labelField.enabled { LabelFieldRule(config: config.labelField).apply(&state) }
@@ -192,6 +193,46 @@ extension ContainerRule {
     }
 }
 
+/// Ours: a rating. At least `min_icons` icons of one size (within 20%) on one line below the status bar, each at most
+/// half an icon's width from the next, and a text starting at most one icon's width after the last
+/// are one element: five stars and "4.5 (120)" are read once. (The stars may look like buttons to the
+/// interactivity model, which would keep them out of a list row.)
+struct RatingRule {
+    var config: DescriptionConfig.Ratings
+    /// The status bar's glyphs and time (in this top share of H) are no rating.
+    var statusBarFraction = 0.06
+
+    func apply(_ state: inout DescriptionState) {
+        let frames = state.elements.map(\.frame)
+        let statusBar = Float(statusBarFraction) * state.height
+        let icons = state.elements.indices.filter { state.elements[$0].kind == .icon && frames[$0].yMax > statusBar }
+            .sorted { (frames[$0].xMin, $0) < (frames[$1].xMin, $1) }
+        func alike(_ a: Box, _ b: Box) -> Bool {
+            abs(a.height - b.height) <= 0.2 * max(a.height, b.height) && abs(a.width - b.width) <= 0.2 * max(a.width, b.width)
+                && (a.holdsVerticalCentre(of: b) || b.holdsVerticalCentre(of: a))
+        }
+        var groups: [[Int]] = []
+        var used = Set<Int>()
+        for first in icons where !used.contains(first) {
+            var run = [first]
+            while let last = run.last,
+                  let next = icons.first(where: { !used.contains($0) && !run.contains($0) && frames[$0].xMin >= frames[last].xMax - 1
+                      && frames[$0].xMin - frames[last].xMax <= 0.5 * frames[last].width && alike(frames[$0], frames[last]) }) {
+                run.append(next)
+            }
+            guard run.count >= config.minIcons, let end = run.last.map({ frames[$0] }) else { continue }
+            let texts = state.elements.indices.filter { t in
+                state.elements[t].kind == .text && frames[t].xMin >= end.xMax - 1 && frames[t].xMin - end.xMax <= end.width
+                    && frames[t].holdsVerticalCentre(of: end)
+            }
+            guard let text = texts.min(by: { (frames[$0].xMin, $0) < (frames[$1].xMin, $1) }) else { continue }
+            used.formUnion(run)
+            groups.append((run + [text]).sorted())
+        }
+        state.replace(groups.sorted { $0[0] < $1[0] }) { $0.group(.group, $1) }
+    }
+}
+
 /// Ours: text T joins icon I when T's horizontal centre lies within I's x extent, T lies below I
 /// (its centre below I's bottom) at a gap of less than `max_gap_in_icon_heights` x I's height, and
 /// no other element below I and overlapping it in x is nearer. Such a tile is marked, so that the
@@ -355,7 +396,7 @@ struct ListRowRule {
             let members = component.map { eligible[$0] }
             let leaves = members.flatMap { state.elements[$0].leaves }
             guard leaves.contains(where: { $0.kind == .text }), leaves.contains(where: { $0.kind != .text }),
-                  leaves.filter(\.interactive).count <= config.maxInteractive,
+                  Self.controls(leaves, leadingIconIsPicture: config.leadingIconIsPicture).count <= config.maxInteractive,
                   members.filter({ Self.leadsWithIcon(state.elements[$0]) }).count <= config.maxLeadingIconGroups,
                   members.filter({ state.elements[$0].leaves.contains { $0.kind == .text } }).count <= config.maxTextMembers,
                   !config.centredPictures || Self.picturesCentred(leaves, maxOffset: config.maxPictureOffset) else { continue }
@@ -378,6 +419,12 @@ struct ListRowRule {
         return leaves.filter { $0.kind == .picture }.allSatisfy { p in
             Double(abs(p.frame.centerY - extent.centerY)) <= maxOffset * Double(extent.height)
         }
+    }
+
+    /// The interactive leaves of a row, but for an icon leading it when `leadingIconIsPicture`.
+    static func controls(_ leaves: [DescribedElement], leadingIconIsPicture: Bool) -> [DescribedElement] {
+        let leading = leadingIconIsPicture ? leaves.min { ($0.frame.xMin, $0.id) < ($1.frame.xMin, $1.id) } : nil
+        return leaves.filter { $0.interactive && !($0.kind == .icon && $0.id == leading?.id) }
     }
 
     /// A group of an icon and text whose leftmost leaf is an icon ("☆ Favourites", a chip).

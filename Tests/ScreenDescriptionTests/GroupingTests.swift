@@ -407,4 +407,40 @@ final class GroupingTests: XCTestCase {
         XCTAssertEqual(rows(maxTexts: 2), [[0], [1], [2], [3], [4, 5, 6]])
         XCTAssertEqual(rows(maxTexts: 3), [[0, 1, 2, 3], [4, 5, 6]])
     }
+
+    func testARunOfLikeIconsAndTheFigureAfterItAreARating() {
+        var detections: [ElementDetection] = []
+        for k in 0..<5 { detections.append(detection("icon", box(20 + Float(k) * 19, 300, 36 + Float(k) * 19, 316))) } // 0-4: 16 wide, gaps 3
+        detections.append(detection("text", box(122, 301, 180, 315)))  // 5: "4.5 (120)", 6 after the last star
+        detections += [detection("icon", box(20, 400, 44, 424)), detection("icon", box(60, 400, 84, 424)),  // 6, 7: gap 16 > 12
+                       detection("icon", box(100, 400, 124, 424)), detection("text", box(130, 404, 200, 420))] // 8, 9
+        detections += [detection("icon", box(20, 500, 36, 516)), detection("icon", box(39, 500, 55, 516)),  // 10, 11: two only
+                       detection("text", box(60, 501, 120, 515))]                                           // 12
+        var s = state(detections)
+        RatingRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1, 2, 3, 4, 5], [6], [7], [8], [9], [10], [11], [12]])
+        var two = state(detections)
+        RatingRule(config: .init(enabled: true, minIcons: 2)).apply(&two)
+        XCTAssertEqual(leafIDs(two.elements), [[0, 1, 2, 3, 4, 5], [6], [7], [8], [9], [10, 11, 12]])
+    }
+
+    func testALeadingIconIsTheRowsPictureNotOneOfItsControls() {
+        var s = state([
+            detection("icon", box(16, 300, 45, 329)),               // 0 leading glyph, taken for a button
+            detection("text", box(60, 304, 200, 326)),              // 1
+            detection("toggle_selected", box(330, 299, 381, 330)),  // 2 the row's one control
+            detection("text", box(60, 404, 200, 426)),              // 3 a text between two controls:
+            detection("toggle_selected", box(330, 399, 381, 430)),  // 4 no row
+            detection("icon", box(220, 404, 240, 424)),             // 5 an interactive icon that does not lead
+        ])
+        InteractivityAssignment(model: nil).apply(&s)
+        s.updateLeaves { if $0.kind == .icon { $0.interactive = true } }
+        var strict = s
+        ListRowRule(config: .init()).apply(&s)
+        XCTAssertEqual(leafIDs(s.elements), [[0, 1, 2], [3], [4], [5]])
+        var config = DescriptionConfig.ListRows()
+        config.leadingIconIsPicture = false
+        ListRowRule(config: config).apply(&strict)
+        XCTAssertEqual(leafIDs(strict.elements), [[0], [1], [2], [3], [4], [5]])
+    }
 }
