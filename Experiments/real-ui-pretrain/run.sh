@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 here=Experiments/real-ui-pretrain
-for arm in scratch pretrain finetune; do
+for arm in scratch pretrain finetune finetune-ema; do
     start=$(date +%s)
     .build/release/uidetect train --config "$here/$arm.yaml" --runs "$here"
     echo "$arm: $(( $(date +%s) - start )) s" >> "$here/wall-times.txt"
