@@ -5,7 +5,7 @@ import PackageDescription
 // libraries and break arm64). scripts/build-flags.sh tunes each build for the CPU it runs on.
 let package = Package(
     name: "UIDetect",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "uidetect", targets: ["uidetect"]),
         .library(name: "Engine", targets: ["Engine"]),

@@ -106,6 +106,13 @@ public final class SSDDetector {
         return model.run(&interpreter, images: images)
     }
 
+    /// The wall time of each layer of one pass of `outputs(images:)`, in the order they ran.
+    public func layerSeconds(images: Tensor) -> [(name: String, seconds: Double)] {
+        var interpreter = TimingInterpreter(folded)
+        _ = model.run(&interpreter, images: images)
+        return interpreter.times
+    }
+
     /// Detections for NHWC `images` of the input size, in input pixels (inference, nothing recorded).
     public func detect(images: Tensor) -> [[DetectedBox]] {
         let (logits, deltas) = outputs(images: images)

@@ -8,6 +8,8 @@ import Foundation
 public struct ONNXLatencyReport: Codable {
     public var network: String
     public var threads: Int
+    /// OpenBLAS's kernel set during the run (`BLASKernels.current`).
+    public var blasKernels: String
     public var oursMilliseconds: Double
     public var onnxruntimeMilliseconds: Double?
     /// onnxruntime's time over ours: above 1, we are faster.
@@ -18,6 +20,8 @@ public struct ONNXLatencyReport: Codable {
     public var onnxruntimeByOpType: [String: Double]?
     /// With profiling: its slowest nodes, milliseconds per run.
     public var onnxruntimeSlowestNodes: [ProfiledNode]?
+    /// With profiling: our layers in the order they run, median milliseconds each.
+    public var oursByLayer: [ProfiledNode]?
 
     /// One node of onnxruntime's profile.
     public struct ProfiledNode: Codable {
@@ -29,8 +33,10 @@ public struct ONNXLatencyReport: Codable {
 
     enum CodingKeys: String, CodingKey {
         case network, threads, ratio, runs
+        case blasKernels = "blas_kernels"
         case oursMilliseconds = "ours_ms", onnxruntimeMilliseconds = "onnxruntime_ms", maxOutputDifference = "max_output_difference"
         case onnxruntimeByOpType = "onnxruntime_ms_by_op_type", onnxruntimeSlowestNodes = "onnxruntime_slowest_nodes"
+        case oursByLayer = "ours_ms_by_layer"
     }
 }
 
@@ -82,15 +88,33 @@ public struct ONNXBenchmark {
     print(json.dumps(result))
     """
 
+    /// A layer's name and what it is (its kind and shape where it is a convolution).
+    static func layerKind(_ name: String, model: SSDModel) -> (String, String) {
+        let shapes = Dictionary(model.convolutions(batch: 1).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        guard let c = shapes[name] else { return (name, name.split(separator: ".").last.map(String.init) ?? name) }
+        return (name, "\(c.kind) s\(c.stride) \(c.height)x\(c.width)x\(c.inChannels)->\(c.outChannels)")
+    }
+
     public func run() throws -> ONNXLatencyReport {
         var g = SeededGenerator(seed: 9)
         let model = SSDModel(config: config, generator: &g)
         let c = config
         let values = (0..<(c.inputWidth * c.inputHeight * 3)).map { _ in Float(g.uniform(-1...1)) }
         let nhwc = Tensor(shape: [1, c.inputHeight, c.inputWidth, 3], values: values)
-        let forward = { Autodiff.withoutTape { model.outputs(images: nhwc, mode: .inference) } }
+        // The product's inference path (batch norm folded, activations fused), as predict and evaluate run it.
+        let detector = SSDDetector(model: model)
+        let forward = { detector.outputs(images: nhwc) }
         let ours = medianSeconds(repeats: runs) { _ = forward() }
         let logits = forward().classLogits.scalars
+        var byLayer: [ONNXLatencyReport.ProfiledNode]? = nil
+        if profile {
+            let passes = (0..<runs).map { _ in detector.layerSeconds(images: nhwc) }
+            byLayer = passes[0].indices.map { i in
+                let times = passes.map { $0[i].seconds }.sorted()
+                let (name, kind) = Self.layerKind(passes[0][i].name, model: model)
+                return ONNXLatencyReport.ProfiledNode(name: name, opType: kind, milliseconds: 1000 * times[times.count / 2])
+            }
+        }
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-bench-onnx-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -110,8 +134,8 @@ public struct ONNXBenchmark {
             guard let name = n["name"] as? String, let op = n["op_type"] as? String, let ms = n["milliseconds"] as? Double else { return nil }
             return ONNXLatencyReport.ProfiledNode(name: name, opType: op, milliseconds: ms)
         }
-        return ONNXLatencyReport(network: name, threads: Parallel.threadCount, oursMilliseconds: 1000 * ours, onnxruntimeMilliseconds: theirs.map { 1000 * $0 },
+        return ONNXLatencyReport(network: name, threads: Parallel.threadCount, blasKernels: BLASKernels.current, oursMilliseconds: 1000 * ours, onnxruntimeMilliseconds: theirs.map { 1000 * $0 },
                                  ratio: theirs.map { $0 / ours }, maxOutputDifference: diff, runs: runs,
-                                 onnxruntimeByOpType: obj?["by_op"] as? [String: Double], onnxruntimeSlowestNodes: nodes)
+                                 onnxruntimeByOpType: obj?["by_op"] as? [String: Double], onnxruntimeSlowestNodes: nodes, oursByLayer: byLayer)
     }
 }

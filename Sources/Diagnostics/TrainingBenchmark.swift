@@ -33,9 +33,19 @@ public struct TrainingBenchmarkReport: Codable {
     /// Peak resident memory of the process, GiB.
     public var peakResidentGiB: Double
     public var runs: Int
+    /// OpenBLAS's kernel set during the run (`BLASKernels.current`).
+    public var blasKernels: String
+    /// PyTorch's bench.py with channels-last tensors, median images/s of runs alternated with ours (with `--torch-anchor`).
+    public var torchChannelsLastImagesPerSecond: Double?
+    /// The same in PyTorch's default NCHW layout.
+    public var torchImagesPerSecond: Double?
+    /// Median over runs of our step alone's images/s over PyTorch channels-last's in the same run: above 1, we are faster.
+    public var ratioToTorchChannelsLast: Double?
 
     enum CodingKeys: String, CodingKey {
         case config, threads, parameters, runs
+        case blasKernels = "blas_kernels", torchChannelsLastImagesPerSecond = "torch_channels_last_images_per_second"
+        case torchImagesPerSecond = "torch_images_per_second", ratioToTorchChannelsLast = "ratio_to_torch_channels_last"
         case batchSize = "batch_size", imagesPerSecond = "images_per_second", stepSeconds = "step_seconds", partSeconds = "part_seconds"
         case loopImagesPerSecond = "loop_images_per_second", loopStepSeconds = "loop_step_seconds"
         case forwardGFLOPPerImage = "forward_gflop_per_image", trainedGFLOPPerSecond = "trained_gflop_per_second", peakResidentGiB = "peak_resident_gib"
@@ -51,13 +61,16 @@ public struct TrainingBenchmark {
     public var batchSize: Int
     public var steps: Int
     public var runs: Int
+    /// PyTorch's reference, run after each of our step-alone runs in both layouts; nil: ours only.
+    public var torch: TorchAnchor?
 
-    public init(config: SSDConfig = .bench, name: String = "bench", batchSize: Int = 8, steps: Int = 5, runs: Int = 3) {
+    public init(config: SSDConfig = .bench, name: String = "bench", batchSize: Int = 8, steps: Int = 5, runs: Int = 3, torch: TorchAnchor? = nil) {
         self.config = config
         self.name = name
         self.batchSize = batchSize
         self.steps = steps
         self.runs = runs
+        self.torch = torch
     }
 
     public func run(progress: (String) -> Void = { _ in }) throws -> TrainingBenchmarkReport {
@@ -120,7 +133,7 @@ public struct TrainingBenchmark {
         let batch = try pipeline.next()
         let images = ModelInput.tensor(batch.images)
         let assigned = loss.assigner.assign(batch.targets)
-        var aloneTimes: [Double] = []
+        var aloneTimes: [Double] = [], torchChannelsLast: [Double] = [], torchNCHW: [Double] = []
         for r in 0..<runs {
             progress("step alone, run \(r + 1)/\(runs)")
             var total = 0.0
@@ -132,8 +145,16 @@ public struct TrainingBenchmark {
                 if k > 0 { total += monotonicSeconds() - t0 }
             }
             aloneTimes.append(total / Double(steps))
+            if let torch {
+                progress("PyTorch channels-last, run \(r + 1)/\(runs)")
+                torchChannelsLast.append(try torch.trainImagesPerSecond(threads: Parallel.threadCount, batch: batchSize, steps: steps, channelsLast: true))
+                progress("PyTorch NCHW, run \(r + 1)/\(runs)")
+                torchNCHW.append(try torch.trainImagesPerSecond(threads: Parallel.threadCount, batch: batchSize, steps: steps, channelsLast: false))
+            }
         }
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        func medianOrNil(_ v: [Double]) -> Double? { v.isEmpty ? nil : median(v) }
+        let ratios = zip(aloneTimes, torchChannelsLast).map { Double(batchSize) / $0 / $1 }
         var partSeconds: [String: Double] = [:]
         for key in Set(partTimes.flatMap(\.keys)) { partSeconds[key] = median(partTimes.map { $0[key] ?? 0 }) }
         let macs = model.convolutions(batch: 1).reduce(0) { $0 + $1.macs }
@@ -145,6 +166,8 @@ public struct TrainingBenchmark {
         return TrainingBenchmarkReport(config: name, batchSize: batchSize, threads: Parallel.threadCount, parameters: model.parameterCount,
                                        imagesPerSecond: imagesPerSecond, stepSeconds: median(aloneTimes),
                                        loopImagesPerSecond: Double(batchSize) / median(stepTimes), loopStepSeconds: median(stepTimes), partSeconds: partSeconds,
-                                       forwardGFLOPPerImage: gflop, trainedGFLOPPerSecond: 3 * gflop * imagesPerSecond, peakResidentGiB: peak, runs: runs)
+                                       forwardGFLOPPerImage: gflop, trainedGFLOPPerSecond: 3 * gflop * imagesPerSecond, peakResidentGiB: peak, runs: runs,
+                                       blasKernels: BLASKernels.current, torchChannelsLastImagesPerSecond: medianOrNil(torchChannelsLast),
+                                       torchImagesPerSecond: medianOrNil(torchNCHW), ratioToTorchChannelsLast: medianOrNil(ratios))
     }
 }

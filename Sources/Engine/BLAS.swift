@@ -1,7 +1,8 @@
 import CBLAS
 
 /// Row-major single-precision GEMM: C = alpha * op(A) * op(B) + beta * C,
-/// spread over the engine's workers.
+/// spread over the engine's workers. `rowsDone` is called on each block of finished rows
+/// (on the worker that made it, while it is in cache), or once on all of them.
 ///
 /// op(A) is m x k, op(B) is k x n, C is m x n; `lda`, `ldb`, `ldc` are the
 /// row strides of the matrices as stored.
@@ -19,11 +20,13 @@ public func sgemm(
     m: Int, n: Int, k: Int, alpha: Float = 1,
     a: UnsafePointer<Float>, lda: Int,
     b: UnsafePointer<Float>, ldb: Int,
-    beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int
+    beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int,
+    rowsDone: ((Range<Int>) -> Void)? = nil
 ) {
     guard m > 0, n > 0 else { return }
     if k == 0 || m * n * k < 1 << 18 {
         rawSGEMM(transposeA, transposeB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        rowsDone?(0..<m)
         return
     }
     // Splits are chosen by shape alone: OpenBLAS's rounding depends on the
@@ -34,7 +37,9 @@ public func sgemm(
             // Row i of op(A) starts at a + i*lda, or at column i of A when transposed.
             let aBlock = transposeA ? a + r.lowerBound : a + r.lowerBound * lda
             rawSGEMM(transposeA, transposeB, r.count, n, k, alpha, aBlock, lda, b, ldb, beta, c + r.lowerBound * ldc, ldc)
+            rowsDone?(r)
         }
+        return
     } else if k >= 2 * reductionBlock {
         let blocks = Parallel.blockCount(count: k, blockSize: reductionBlock)
         let partial = Storage(count: blocks * m * n)
@@ -61,6 +66,7 @@ public func sgemm(
     } else {
         rawSGEMM(transposeA, transposeB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
+    rowsDone?(0..<m)
 }
 
 /// Size of each of at most `maxBlocks` equal blocks of `extent`, none below `minimum`.

@@ -44,14 +44,11 @@ public enum Parallel {
             return
         }
         // Each worker calls `body` on blocks of its own; `body` is the caller's to make safe for that.
-        withoutActuallyEscaping(body) { body in
-            let shared = UncheckedSendable(body)
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                var b = w
-                while b < blocks {
-                    shared.value(b, (b * size)..<min(count, (b + 1) * size))
-                    b += workers
-                }
+        WorkerPool.shared.run(count: workers) { w in
+            var b = w
+            while b < blocks {
+                body(b, (b * size)..<min(count, (b + 1) * size))
+                b += workers
             }
         }
     }

@@ -3,31 +3,32 @@ import Engine
 /// Runs a network for inference with batch norm folded into the convolutions before it:
 /// w' = w * gamma / sqrt(var + eps) per output channel, b' = beta - mean * gamma / sqrt(var + eps),
 /// and the activation applied as the convolution writes its output. One pass per layer instead
-/// of three (conv, batch norm, activation); nothing is recorded. Folding is done once, when
-/// the interpreter is made: make a new one when the weights change.
+/// of three (conv, batch norm, activation); nothing is recorded. Folding (and Winograd's weight
+/// transform) is done once, when the interpreter is made: make a new one when the weights change.
 public struct FoldedInterpreter: NetworkInterpreter {
-    /// A convolution ready to run: folded weights, bias, and the range its output is clamped to.
-    struct FoldedConv {
-        let weight: Tensor
-        let bias: Tensor?
-        let stride, padding, groups: Int
-        let clamp: ClosedRange<Float>?
-    }
+    /// Every convolution under the module, prepared once (`InferenceConvolution`), by layer.
+    private let prepared: [ObjectIdentifier: InferenceConvolution]
 
-    private let folded: [ObjectIdentifier: FoldedConv]
-
-    /// Folds every `ConvBNActivation` under `module`; plain convolutions run as they are.
+    /// Folds every `ConvBNActivation` under `module` and prepares every convolution.
     public init(_ module: any Module) {
-        var folded: [ObjectIdentifier: FoldedConv] = [:]
+        var prepared: [ObjectIdentifier: InferenceConvolution] = [:]
         func visit(_ m: any Module) {
-            if let unit = m as? ConvBNActivation { folded[ObjectIdentifier(unit)] = Self.fold(unit) }
+            if let unit = m as? ConvBNActivation {
+                prepared[ObjectIdentifier(unit)] = Self.fold(unit)
+            } else if let conv = m as? Conv2D {
+                prepared[ObjectIdentifier(conv)] = Self.prepare(conv)
+            }
             for (_, child) in m.children { visit(child) }
         }
         visit(module)
-        self.folded = folded
+        self.prepared = prepared
     }
 
-    static func fold(_ unit: ConvBNActivation) -> FoldedConv {
+    static func prepare(_ conv: Conv2D) -> InferenceConvolution {
+        InferenceConvolution(weight: conv.weight, bias: conv.bias, stride: conv.stride, padding: conv.padding, groups: conv.groups)
+    }
+
+    static func fold(_ unit: ConvBNActivation) -> InferenceConvolution {
         let conv = unit.conv, bn = unit.norm
         let cout = conv.weight.shape[3]
         let gamma = bn.scale.scalars, beta = bn.shift.scalars, mean = bn.runningMean.scalars, variance = bn.runningVariance.scalars
@@ -42,17 +43,16 @@ public struct FoldedInterpreter: NetworkInterpreter {
         case .relu: 0...Float.greatestFiniteMagnitude
         case .identity: nil
         }
-        return FoldedConv(weight: Tensor(shape: conv.weight.shape, values: w), bias: Tensor(shape: [cout], values: b),
-                          stride: conv.stride, padding: conv.padding, groups: conv.groups, clamp: clamp)
+        return InferenceConvolution(weight: Tensor(shape: conv.weight.shape, values: w), bias: Tensor(shape: [cout], values: b),
+                                    stride: conv.stride, padding: conv.padding, groups: conv.groups, clampedTo: clamp)
     }
 
     public func conv(_ layer: Conv2D, _ x: Tensor, name: String) -> Tensor {
-        x.convolvedForInference(weight: layer.weight, bias: layer.bias, stride: layer.stride, padding: layer.padding, groups: layer.groups)
+        (prepared[ObjectIdentifier(layer)] ?? Self.prepare(layer))(x)
     }
 
     public func convBNActivation(_ layer: ConvBNActivation, _ x: Tensor, name: String) -> Tensor {
-        let f = folded[ObjectIdentifier(layer)] ?? Self.fold(layer)
-        return x.convolvedForInference(weight: f.weight, bias: f.bias, stride: f.stride, padding: f.padding, groups: f.groups, clampedTo: f.clamp)
+        (prepared[ObjectIdentifier(layer)] ?? Self.fold(layer))(x)
     }
 
     public func relu(_ x: Tensor, name: String) -> Tensor { Autodiff.withoutTape { x.relu() } }

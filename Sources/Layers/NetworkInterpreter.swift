@@ -129,3 +129,30 @@ public struct ConvolutionCensus: NetworkInterpreter {
         Value(shape: [parts[0].shape[0], parts.reduce(0) { $0 + $1.shape[1] }, parts[0].shape[2]], needsGradient: parts.contains { $0.needsGradient })
     }
 }
+
+/// Runs another tensor interpreter and records the wall time of each layer it runs, in order:
+/// where a forward pass spends its time (`uidetect bench onnx --layers`).
+public struct TimingInterpreter<Inner: NetworkInterpreter>: NetworkInterpreter where Inner.Value == Tensor {
+    public var inner: Inner
+    /// (layer name, seconds) in the order the layers ran.
+    public private(set) var times: [(name: String, seconds: Double)] = []
+
+    public init(_ inner: Inner) { self.inner = inner }
+
+    private mutating func timed(_ name: String, _ body: (inout Inner) -> Tensor) -> Tensor {
+        let start = monotonicSeconds()
+        let y = body(&inner)
+        times.append((name, monotonicSeconds() - start))
+        return y
+    }
+
+    public mutating func conv(_ layer: Conv2D, _ x: Tensor, name: String) -> Tensor { timed(name) { $0.conv(layer, x, name: name) } }
+    public mutating func convBNActivation(_ layer: ConvBNActivation, _ x: Tensor, name: String) -> Tensor {
+        timed(name) { $0.convBNActivation(layer, x, name: name) }
+    }
+    public mutating func relu(_ x: Tensor, name: String) -> Tensor { timed(name) { $0.relu(x, name: name) } }
+    public mutating func add(_ a: Tensor, _ b: Tensor, name: String) -> Tensor { timed(name) { $0.add(a, b, name: name) } }
+    public mutating func upsampleNearest2x(_ x: Tensor, name: String) -> Tensor { timed(name) { $0.upsampleNearest2x(x, name: name) } }
+    public mutating func rows(_ x: Tensor, width: Int, name: String) -> Tensor { timed(name) { $0.rows(x, width: width, name: name) } }
+    public mutating func concatenateRows(_ parts: [Tensor], name: String) -> Tensor { timed(name) { $0.concatenateRows(parts, name: name) } }
+}

@@ -183,6 +183,8 @@ struct BenchTrain: ParsableCommand {
     @Option(help: "Screens per batch (default: the config's batch_size; the spec's bench uses 8).") var batchSize: Int?
     @Option(help: "Timed steps per run.") var steps: Int = 5
     @Option(help: "Runs; the median is reported.") var runs: Int = 3
+    @Option(help: "The PyTorch reference's folder (../shared/anchors/torch_ssd): its bench.py runs after each of our runs, channels-last and NCHW.")
+    var torchAnchor: String?
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -191,16 +193,21 @@ struct BenchTrain: ParsableCommand {
     private func body() throws {
         try reportingErrors {
             let (name, run) = try benchConfig(config)
+            let torch = try torchAnchor.map { try TorchAnchor(folder: URL(fileURLWithPath: $0), config: name) }
             let progress = ProgressLine(enabled: !json)
             let batch = batchSize ?? run.batchSize
-            let r = try TrainingBenchmark(config: run.model, name: name, batchSize: batch, steps: steps, runs: runs).run { progress.update($0) }
+            let r = try TrainingBenchmark(config: run.model, name: name, batchSize: batch, steps: steps, runs: runs, torch: torch).run { progress.update($0) }
             progress.finish()
             if json {
                 try printJSON(r)
                 return
             }
-            print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) threads, median of \(r.runs) runs of \(steps) steps")
+            print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) threads, OpenBLAS \(r.blasKernels) kernels, median of \(r.runs) runs of \(steps) steps")
+            if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  step alone (as bench.py times it):  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
+            if let cl = r.torchChannelsLastImagesPerSecond, let nchw = r.torchImagesPerSecond, let ratio = r.ratioToTorchChannelsLast {
+                print(String(format: "  PyTorch bench.py, same runs:        %.1f images/s channels-last, %.1f NCHW; ours / channels-last = %.2f", cl, nchw, ratio))
+            }
             print(String(format: "  whole loop (as train runs it):      %.1f images/s (%.0f ms a step, %.0f%% of the step alone's rate); its parts:",
                          r.loopImagesPerSecond, 1000 * r.loopStepSeconds, 100 * r.loopImagesPerSecond / r.imagesPerSecond))
             var shown = 0.0
@@ -251,7 +258,7 @@ struct BenchONNX: ParsableCommand {
 
     @Option(help: "A run config (YAML) whose model is measured; default: the spec's bench size.") var config: String?
     @Option(help: "Timed forward passes on each side; the median is reported.") var runs: Int = 11
-    @Flag(help: "Also profile onnxruntime per node (its enable_profiling) and show where its time goes.") var profile = false
+    @Flag(help: "Also time each of our layers, and profile onnxruntime per node (its enable_profiling): where each side's time goes.") var profile = false
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -264,12 +271,19 @@ struct BenchONNX: ParsableCommand {
             bench.profile = profile
             let r = try bench.run()
             if json { return try printJSON(r) }
-            print("\(r.network) network, one image, \(r.threads) threads, median of \(r.runs)")
+            print("\(r.network) network, one image, \(r.threads) threads, OpenBLAS \(r.blasKernels) kernels, median of \(r.runs)")
+            if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))
             if let t = r.onnxruntimeMilliseconds, let ratio = r.ratio {
                 print(String(format: "  onnxruntime   %8.1f ms   (onnxruntime / ours = %.2f; outputs agree to %.1e)", t, ratio, r.maxOutputDifference ?? .nan))
             } else {
                 print("  onnxruntime: not measured (python3 with numpy and onnxruntime not found)")
+            }
+            if let layers = r.oursByLayer {
+                print("our layers, median ms per run, in the order they run (sum \(String(format: "%.2f", layers.reduce(0) { $0 + $1.milliseconds })) ms):")
+                for n in layers {
+                    print("  " + n.name.padding(toLength: 30, withPad: " ", startingAt: 0) + n.opType.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: " %7.3f", n.milliseconds))
+                }
             }
             if let ops = r.onnxruntimeByOpType {
                 print("onnxruntime's profile, ms per run by op type (its kernels only):")

@@ -54,6 +54,29 @@ final class ConvolutionTests: XCTestCase {
         }
     }
 
+    /// The inference path (weights prepared once, bias and clamp applied as the output is written)
+    /// agrees with the double-precision reference clamped afterwards, on every kernel: the cases
+    /// above, a plain 1x1 GEMM big enough to split by rows, and a Winograd-sized 3x3.
+    func testInferenceConvolutionClampsAsItWrites() {
+        let extra = [
+            Case(name: "1x1 split by rows", x: [1, 24, 24, 16], k: (1, 1), cout: 24, stride: 1, padding: 0, groups: 1, bias: true),
+            Case(name: "3x3 by Winograd", x: [1, 18, 16, 16], k: (3, 3), cout: 24, stride: 1, padding: 1, groups: 1, bias: true),
+            Case(name: "3x3 by Winograd, odd sizes", x: [2, 17, 13, 16], k: (3, 3), cout: 16, stride: 1, padding: 1, groups: 1, bias: false),
+        ]
+        for (i, c) in (Self.cases + extra).enumerated() {
+            let (x, w, b) = makeInputs(c, seed: UInt64(500 + 10 * i))
+            let ref = referenceConv2D(x: x.scalars, xShape: x.shape, w: w.scalars, wShape: w.shape, bias: b?.scalars,
+                                      stride: c.stride, padding: c.padding, groups: c.groups)
+            for clamp in [nil, Float(-0.25)...Float(0.5)] as [ClosedRange<Float>?] {
+                let conv = InferenceConvolution(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups, clampedTo: clamp)
+                let expected = clamp.map { r in ref.map { min(max($0, r.lowerBound), r.upperBound) } } ?? ref
+                assertClose(conv(x).scalars, expected, tolerance: 1e-5, "\(c.name), clamp \(String(describing: clamp))")
+                XCTAssertEqual(x.convolvedForInference(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups,
+                                                       clampedTo: clamp).scalars, conv(x).scalars, c.name)
+            }
+        }
+    }
+
     func testGradientsMatchFiniteDifferences() {
         for (i, c) in Self.cases.enumerated() {
             let (x, w, b) = makeInputs(c, seed: UInt64(100 + 10 * i))

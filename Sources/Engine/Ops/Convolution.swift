@@ -64,19 +64,8 @@ extension Tensor {
         let x = self
         let winograd = geo.winogradPasses(algorithm)
         let onlyIm2col = algorithm == .im2col
-        if winograd.forward {
-            winogradForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
-        } else if onlyIm2col {
-            gemmConvForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
-        } else if geo.usesDepthwise3x3Kernel {
-            depthwise3x3Forward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
-        } else if geo.isDepthwise {
-            depthwiseForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
-        } else if geo.usesFewChannelKernel {
-            fewChannelForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
-        } else {
-            gemmConvForward(geo, x: x.storage.pointer, w: weight.storage.pointer, bias: bias?.storage.pointer, out: out.pointer)
-        }
+        convolveForward(geo, x: x.storage.pointer, w: weight.storage.pointer, stage: OutputStage(bias: bias?.storage.pointer),
+                        out: out.pointer, algorithm: algorithm)
         var inputs = [x, weight]
         if let bias { inputs.append(bias) }
         return Tensor.result(shape: outShape, storage: out, inputs: inputs) { g in
@@ -113,39 +102,77 @@ extension Tensor {
 
 extension Tensor {
     /// Inference only (nothing recorded): the convolution of `conv2d` with its bias added and
-    /// the output clamped to [lower, upper] in the same pass over the output (a folded
-    /// conv + batch norm + activation runs as this one op).
+    /// the output clamped to [lower, upper] as it is written (a folded conv + batch norm +
+    /// activation runs as this one op). `InferenceConvolution` also prepares the weights once.
     public func convolvedForInference(weight: Tensor, bias: Tensor?, stride: Int = 1, padding: Int = 0, groups: Int = 1,
                                       clampedTo range: ClosedRange<Float>? = nil) -> Tensor {
-        let geo = ConvGeometry(
-            batch: shape[0], height: shape[1], width: shape[2], inChannels: shape[3],
-            kernelHeight: weight.shape[0], kernelWidth: weight.shape[1], outChannels: weight.shape[3],
-            stride: stride, padding: padding, groups: groups)
-        precondition(shape.count == 4 && weight.shape[2] == geo.inPerGroup && geo.outHeight > 0 && geo.outWidth > 0,
-                     "convolvedForInference: input \(shape) does not fit weight \(weight.shape)")
-        let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
-        let out = Storage(count: outShape.reduce(1, *))
-        let (x, w, b) = (storage.pointer, weight.storage.pointer, bias?.storage.pointer)
-        if geo.winogradPasses(.automatic).forward {
-            winogradForward(geo, x: x, w: w, bias: b, out: out.pointer)
-        } else if geo.usesDepthwise3x3Kernel {
-            depthwise3x3Forward(geo, x: x, w: w, bias: b, out: out.pointer)
-        } else if geo.isDepthwise {
-            depthwiseForward(geo, x: x, w: w, bias: b, out: out.pointer)
-        } else if geo.usesFewChannelKernel {
-            fewChannelForward(geo, x: x, w: w, bias: b, out: out.pointer)
-        } else {
-            gemmConvForward(geo, x: x, w: w, bias: b, out: out.pointer)
-        }
-        if let range {
-            let (lo, hi) = (range.lowerBound, range.upperBound)
-            let count = outShape.reduce(1, *)
-            Parallel.forEachBlock(count: count, blockSize: 1 << 14) { _, r in
-                let p = out.pointer
-                for i in r { p[i] = Swift.min(Swift.max(p[i], lo), hi) }
+        InferenceConvolution(weight: weight, bias: bias, stride: stride, padding: padding, groups: groups, clampedTo: range,
+                             prepared: false)(self)
+    }
+}
+
+/// The forward pass of every convolution, training or inference: picks the kernel for the
+/// shape and writes `out` through `stage`. `winogradWeights`: U of the weights if already
+/// transformed (`InferenceConvolution`), else Winograd transforms them per call.
+func convolveForward(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>,
+    algorithm: ConvolutionAlgorithm = .automatic, winogradWeights: UnsafePointer<Float>? = nil
+) {
+    if geo.winogradPasses(algorithm).forward {
+        winogradForward(geo, x: x, w: w, u: winogradWeights, stage: stage, out: out)
+    } else if algorithm == .im2col {
+        gemmConvForward(geo, x: x, w: w, stage: stage, out: out)
+    } else if geo.usesDepthwise3x3Kernel {
+        depthwise3x3Forward(geo, x: x, w: w, stage: stage, out: out)
+    } else if geo.isDepthwise {
+        depthwiseForward(geo, x: x, w: w, stage: stage, out: out)
+    } else if geo.usesFewChannelKernel {
+        fewChannelForward(geo, x: x, w: w, stage: stage, out: out)
+    } else {
+        gemmConvForward(geo, x: x, w: w, stage: stage, out: out)
+    }
+}
+
+/// What a convolution's output passes through as it is written: its bias, then a clamp (an
+/// activation fused in, e.g. ReLU6 after a folded batch norm). Direct kernels apply it in
+/// registers; GEMM paths apply it to each block of rows right after the block's GEMM, while
+/// the block is still in cache, instead of filling the output with the bias first.
+struct OutputStage {
+    let bias: UnsafePointer<Float>?
+    let lower, upper: Float
+
+    init(bias: UnsafePointer<Float>?, clamp: ClosedRange<Float>? = nil) {
+        self.bias = bias
+        (lower, upper) = (clamp?.lowerBound ?? -.infinity, clamp?.upperBound ?? .infinity)
+    }
+
+    /// No bias, no clamp.
+    static var none: OutputStage { OutputStage(bias: nil) }
+
+    var clamps: Bool { lower > -.infinity || upper < .infinity }
+    var isIdentity: Bool { bias == nil && !clamps }
+
+    /// `v` clamped lane by lane (the standard library's generic `pointwiseMin`/`pointwiseMax`
+    /// are not inlined here and cost a call per vector; this loop compiles to two instructions).
+    @inline(__always) func clamp(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        guard clamps else { return v }
+        var r = v
+        for i in 0..<8 { r[i] = Swift.min(Swift.max(r[i], lower), upper) }
+        return r
+    }
+
+    /// Adds the bias to rows `rows` of the (rows x c) matrix at `out` (row stride `ldc`) and clamps them, in place.
+    func apply(to out: UnsafeMutablePointer<Float>, rows: Range<Int>, channels c: Int, ldc: Int) {
+        guard !isIdentity else { return }
+        let zero = [Float](repeating: 0, count: c)
+        zero.withUnsafeBufferPointer { z in
+            let b = bias ?? z.baseAddress!
+            let (lo, hi) = (lower, upper)
+            for row in rows {
+                let o = out + row * ldc
+                for j in 0..<c { o[j] = Swift.min(Swift.max(o[j] + b[j], lo), hi) }
             }
         }
-        return Tensor(shape: outShape, storage: out, requiresGrad: false, node: nil)
     }
 }
 
@@ -157,27 +184,24 @@ private func imagesPerChunk(_ geo: ConvGeometry) -> Int {
 }
 
 private func gemmConvForward(
-    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-    out: UnsafeMutablePointer<Float>
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
     let rows = geo.batch * geo.outHeight * geo.outWidth
     let cout = geo.outChannels
-    if let bias {
-        Parallel.forEachBlock(count: rows, blockSize: 1024) { _, r in
-            for row in r { (out + row * cout).update(from: bias, count: cout) }
-        }
-    }
-    let beta: Float = bias == nil ? 0 : 1
     if geo.isPlainGEMM {
-        sgemm(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, ldb: cout, beta: beta, c: out, ldc: cout)
+        sgemm(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, ldb: cout, beta: 0, c: out, ldc: cout,
+              rowsDone: stage.isIdentity ? nil : { stage.apply(to: out, rows: $0, channels: cout, ldc: cout) })
         return
     }
     forEachChunk(geo) { n0, images, rows, col in
+        let first = out + n0 * geo.outHeight * geo.outWidth * cout
         for g in 0..<geo.groups {
             im2col(geo, x: x, firstImage: n0, images: images, group: g, col: col)
             sgemm(m: rows, n: geo.outPerGroup, k: geo.patch, a: col, lda: geo.patch,
-                  b: w + g * geo.outPerGroup, ldb: cout, beta: beta,
-                  c: out + n0 * geo.outHeight * geo.outWidth * cout + g * geo.outPerGroup, ldc: cout)
+                  b: w + g * geo.outPerGroup, ldb: cout, beta: 0, c: first + g * geo.outPerGroup, ldc: cout)
+        }
+        if !stage.isIdentity {
+            Parallel.forEachBlock(count: rows, blockSize: 256) { _, r in stage.apply(to: first, rows: r, channels: cout, ldc: cout) }
         }
     }
 }
@@ -354,8 +378,7 @@ private func tiledWeights(_ w: UnsafePointer<Float>, taps: Int, channels c: Int,
 }
 
 private func depthwiseForward(
-    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-    out: UnsafeMutablePointer<Float>
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
     let (h, wid, c) = (geo.height, geo.width, geo.inChannels)
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
@@ -366,11 +389,8 @@ private func depthwiseForward(
         for line in r {
             let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
             let o = out + line * wo * c
-            if let bias {
-                for ox in 0..<wo { (o + ox * c).update(from: bias, count: c) }
-            } else {
-                o.update(repeating: 0, count: wo * c)
-            }
+            o.update(repeating: 0, count: wo * c)
+            defer { stage.apply(to: o, rows: 0..<wo, channels: c, ldc: c) }
             if let tile {
                 // Column chunks keep the output, the taps' weights and the input rows in L1.
                 for c0 in stride(from: 0, to: wo, by: chunk) {

@@ -37,9 +37,9 @@ private func tapRow(_ acc: Vec, _ row: UnsafePointer<Float>?, _ w: UnsafePointer
 }
 
 func depthwise3x3Forward(
-    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-    out: UnsafeMutablePointer<Float>
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
+    let bias = stage.bias
     let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
     Parallel.forEachBlock(count: geo.batch * ho, blockSize: 4) { _, r in
@@ -55,7 +55,7 @@ func depthwise3x3Forward(
                     acc = tapRow(acc, r0, w + j, ix0: ix0, j: j, width: wid, c: c, interior: interior)
                     acc = tapRow(acc, r1, w + 3 * c + j, ix0: ix0, j: j, width: wid, c: c, interior: interior)
                     acc = tapRow(acc, r2, w + 6 * c + j, ix0: ix0, j: j, width: wid, c: c, interior: interior)
-                    store(acc, o + ox * c + j)
+                    store(stage.clamp(acc), o + ox * c + j)
                 }
             }
         }

@@ -12,9 +12,9 @@ extension ConvGeometry {
 }
 
 func fewChannelForward(
-    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-    out: UnsafeMutablePointer<Float>
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
+    let bias = stage.bias
     let (h, wid, cin, cout) = (geo.height, geo.width, geo.inChannels, geo.outChannels)
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
@@ -44,8 +44,8 @@ func fewChannelForward(
                             }
                         }
                     }
-                    store(a0, o + v)
-                    if pair { store(a1, o + v + 8) }
+                    store(stage.clamp(a0), o + v)
+                    if pair { store(stage.clamp(a1), o + v + 8) }
                 }
             }
         }

@@ -106,19 +106,19 @@ let winogradAutomatic = ProcessInfo.processInfo.environment["UIDETECT_WINOGRAD"]
 
 /// out = conv(x, w) + bias, by Winograd F(2x2, 3x3).
 func winogradForward(
-    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-    out: UnsafeMutablePointer<Float>
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, u prepared: UnsafePointer<Float>? = nil,
+    stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
-    let u = transformedWeights(w, inChannels: geo.inChannels, outChannels: geo.outChannels)
-    winogradConvolve(WinogradTiles(geo), input: x, inChannels: geo.inChannels, u: u.pointer, backward: false,
-                     outChannels: geo.outChannels, bias: bias, out: out, accumulate: false)
+    let made = prepared == nil ? transformedWeights(w, inChannels: geo.inChannels, outChannels: geo.outChannels) : nil
+    winogradConvolve(WinogradTiles(geo), input: x, inChannels: geo.inChannels, u: prepared ?? UnsafePointer(made!.pointer), backward: false,
+                     outChannels: geo.outChannels, stage: stage, out: out, accumulate: false)
 }
 
 /// dX (+)= the conv of dY with the kernel turned 180° and its channels swapped, by Winograd.
 func winogradBackwardData(_ geo: ConvGeometry, w: UnsafePointer<Float>, gy: UnsafePointer<Float>, gx: GradientTarget) {
     let u = transformedWeights(w, inChannels: geo.inChannels, outChannels: geo.outChannels)
     winogradConvolve(WinogradTiles(geo), input: gy, inChannels: geo.outChannels, u: u.pointer, backward: true,
-                     outChannels: geo.inChannels, bias: nil, out: gx.pointer, accumulate: gx.accumulate)
+                     outChannels: geo.inChannels, stage: .none, out: gx.pointer, accumulate: gx.accumulate)
 }
 
 /// dW (+)= G^T [ sum over tiles of V^T (A dY A^T) ] G, by 16 GEMMs reducing over tiles.
@@ -193,7 +193,7 @@ private func blockTiles(_ count: Int) -> Int {
 /// call's terms, and runs turned and transposed (backward data).
 private func winogradConvolve(
     _ tiles: WinogradTiles, input: UnsafePointer<Float>, inChannels cin: Int, u: UnsafePointer<Float>, backward: Bool,
-    outChannels cout: Int, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>, accumulate: Bool
+    outChannels cout: Int, stage: OutputStage, out: UnsafeMutablePointer<Float>, accumulate: Bool
 ) {
     let matrix = entryStride(tiles: cin, channels: cout)
     Parallel.forEachBlock(count: tiles.count, blockSize: min(WinogradPolicy.tilesPerBlock, blockTiles(tiles.count))) { _, r in
@@ -209,7 +209,7 @@ private func winogradConvolve(
                 rawSGEMM(false, false, t, cout, cin, 1, v + xi * vStride, cin, u + xi * matrix, cout, 0, m + xi * mStride, cout)
             }
         }
-        transformOutput(tiles, m: m, channels: cout, range: r, bias: bias, out: out, accumulate: accumulate)
+        transformOutput(tiles, m: m, channels: cout, range: r, stage: stage, out: out, accumulate: accumulate)
     }
 }
 
@@ -234,16 +234,24 @@ protocol WinogradLanes {
     static func + (a: Self, b: Self) -> Self
     static func - (a: Self, b: Self) -> Self
     static prefix func - (a: Self) -> Self
+    /// Each lane limited to [lo, hi].
+    func clamped(_ lo: Float, _ hi: Float) -> Self
 }
 
 extension SIMD8: WinogradLanes where Scalar == Float {
     @inline(__always) init(loading p: UnsafePointer<Float>) { self = UnsafeRawPointer(p).loadUnaligned(as: Self.self) }
     @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: self, as: Self.self) }
+    @inline(__always) func clamped(_ lo: Float, _ hi: Float) -> Self {
+        var r = self
+        for i in 0..<8 { r[i] = Swift.min(Swift.max(r[i], lo), hi) }
+        return r
+    }
 }
 
 extension Float: WinogradLanes {
     @inline(__always) init(loading p: UnsafePointer<Float>) { self = p.pointee }
     @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { p.pointee = self }
+    @inline(__always) func clamped(_ lo: Float, _ hi: Float) -> Self { Swift.min(Swift.max(self, lo), hi) }
 }
 
 /// One row or column of B^T d B: B^T (d0, d1, d2, d3).
@@ -367,9 +375,10 @@ private func transformInput(
 /// bottom or right edge (odd sizes) are dropped.
 private func transformOutput(
     _ tiles: WinogradTiles, m: UnsafePointer<Float>, channels c: Int, range: Range<Int>,
-    bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>, accumulate: Bool
+    stage: OutputStage, out: UnsafeMutablePointer<Float>, accumulate: Bool
 ) {
     let (h, w) = (tiles.height, tiles.width)
+    let bias = stage.bias, (lo, hi) = (stage.lower, stage.upper), clamps = stage.clamps
     let stride = entryStride(tiles: range.count, channels: c)
     for t in range {
         let (n, ty, tx) = tiles.locate(t)
@@ -382,6 +391,7 @@ private func transformOutput(
             var y = y
             if let b { y = y + b }
             if accumulate { y = y + L(loading: p) }
+            if clamps { y = y.clamped(lo, hi) }
             y.store(to: p)
         }
         @inline(__always) func lanes<L: WinogradLanes>(_: L.Type, _ j: Int) {
@@ -432,7 +442,7 @@ private func transformOutputGradient(
 
 /// U[ξ][ci][co] = (G g G^T)[ξ] of each 3x3 kernel g = w[:, :, ci, co] (HWIO); entries
 /// `entryStride(tiles: cin, channels: cout)` apart.
-private func transformedWeights(_ w: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int) -> Storage {
+func transformedWeights(_ w: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int) -> Storage {
     let (matrix, uStride) = (cin * cout, entryStride(tiles: cin, channels: cout))
     let u = Storage(count: 16 * uStride)
     // One row of G g: (g0, (g0 + g1 + g2) / 2, (g0 - g1 + g2) / 2, g2).

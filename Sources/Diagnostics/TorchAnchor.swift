@@ -1,0 +1,57 @@
+import Foundation
+
+/// The PyTorch reference of our network (`../shared/anchors/torch_ssd`: `bench.py`), run beside our
+/// own measurements so that both come from the same minutes of the same machine.
+public struct TorchAnchor {
+    /// The folder holding `bench.py`.
+    public var folder: URL
+    /// bench.py's `--config`: the spec's "bench" or "paper-size" network.
+    public var config: String
+
+    /// The configurations bench.py knows.
+    public static let configs: Set<String> = ["bench", "paper-size"]
+
+    /// Checks that `folder` holds bench.py and that it knows `config`.
+    public init(folder: URL, config: String) throws {
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("bench.py").path) else {
+            throw BenchmarkError("--torch-anchor \(folder.path): no bench.py there (the PyTorch reference, ../shared/anchors/torch_ssd)")
+        }
+        guard Self.configs.contains(config) else {
+            throw BenchmarkError("the PyTorch reference knows the networks \(Self.configs.sorted().joined(separator: " and ")), not '\(config)'")
+        }
+        self.folder = folder
+        self.config = config
+    }
+
+    /// bench.py's training throughput (forward, loss, backward, SGD on batch `batch`), images/s.
+    public func trainImagesPerSecond(threads: Int, batch: Int, steps: Int, channelsLast: Bool) throws -> Double {
+        try run(["--threads", String(threads), "--batch", String(batch), "--steps", String(steps)] + (channelsLast ? ["--channels-last"] : []),
+                key: "torch_train_img_per_s")
+    }
+
+    /// bench.py's batch-1 forward latency under `torch.inference_mode()`, milliseconds.
+    public func inferMilliseconds(threads: Int, iterations: Int, channelsLast: Bool) throws -> Double {
+        try run(["--infer", "--threads", String(threads), "--iters", String(iterations)] + (channelsLast ? ["--channels-last"] : []),
+                key: "torch_infer_ms")
+    }
+
+    /// Runs bench.py and reads its `key=value` line; the error carries the end of what it printed.
+    private func run(_ arguments: [String], key: String) throws -> Double {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", folder.appendingPathComponent("bench.py").path, "--config", config] + arguments
+        p.currentDirectoryURL = folder
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        for line in out.split(separator: "\n") where line.hasPrefix(key + "=") {
+            if p.terminationStatus == 0, let v = Double(line.dropFirst(key.count + 1)) { return v }
+        }
+        let tail = out.split(separator: "\n").suffix(3).joined(separator: "\n")
+        throw BenchmarkError("the PyTorch reference (python3 bench.py \(arguments.joined(separator: " "))) failed: \(tail) "
+                             + "(it needs torch: scripts/setup.sh --bench)")
+    }
+}

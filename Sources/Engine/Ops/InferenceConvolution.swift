@@ -1,0 +1,38 @@
+/// A convolution prepared once for inference: its weights and bias (a batch norm folded in by
+/// the caller), the clamp its output is written through (the activation), and, for a dense
+/// 3x3 stride-1 conv, its Winograd-transformed weights, so that no call transforms them again.
+/// Nothing is recorded; the weights are copied when it is made (make a new one when they change).
+public final class InferenceConvolution: @unchecked Sendable {
+    public let weight: Tensor
+    public let bias: Tensor?
+    public let stride, padding, groups: Int
+    public let clamp: ClosedRange<Float>?
+    /// U = G g G^T of the weights, [16][Cin][Cout], where the shape admits Winograd.
+    private let winogradWeights: Storage?
+
+    /// `prepared: false` skips the Winograd transform (a convolution used once).
+    public init(weight: Tensor, bias: Tensor?, stride: Int = 1, padding: Int = 0, groups: Int = 1,
+                clampedTo clamp: ClosedRange<Float>? = nil, prepared: Bool = true) {
+        precondition(weight.shape.count == 4, "InferenceConvolution: weight must be HWIO, got \(weight.shape)")
+        if let bias { precondition(bias.shape == [weight.shape[3]], "InferenceConvolution: bias \(bias.shape) for \(weight.shape[3]) channels") }
+        (self.weight, self.bias, self.stride, self.padding, self.groups, self.clamp) = (weight, bias, stride, padding, groups, clamp)
+        let winogradShape = groups == 1 && weight.shape[0] == 3 && weight.shape[1] == 3 && stride == 1 && padding == 1
+        winogradWeights = prepared && winogradShape
+            ? transformedWeights(weight.storage.pointer, inChannels: weight.shape[2], outChannels: weight.shape[3]) : nil
+    }
+
+    /// The convolution of NHWC `x`, bias added and clamped as it is written.
+    public func callAsFunction(_ x: Tensor) -> Tensor {
+        let geo = ConvGeometry(
+            batch: x.shape[0], height: x.shape[1], width: x.shape[2], inChannels: x.shape[3],
+            kernelHeight: weight.shape[0], kernelWidth: weight.shape[1], outChannels: weight.shape[3],
+            stride: stride, padding: padding, groups: groups)
+        precondition(x.shape.count == 4 && weight.shape[2] == geo.inPerGroup && geo.outHeight > 0 && geo.outWidth > 0,
+                     "InferenceConvolution: input \(x.shape) does not fit weight \(weight.shape)")
+        let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
+        let out = Storage(count: outShape.reduce(1, *))
+        convolveForward(geo, x: x.storage.pointer, w: weight.storage.pointer, stage: OutputStage(bias: bias?.storage.pointer, clamp: clamp),
+                        out: out.pointer, winogradWeights: winogradWeights.map { UnsafePointer($0.pointer) })
+        return Tensor(shape: outShape, storage: out, requiresGrad: false, node: nil)
+    }
+}
