@@ -16,7 +16,7 @@ final class WorkerPool: @unchecked Sendable {
     static let shared = WorkerPool()
 
     /// Spins of a waiting worker before it sleeps: about 50-100 µs on current x86-64 cores.
-    private static let spins = 50_000
+    private static let spins = 1_000_000
 
     /// Bumped once per loop; workers wait for it to change.
     private let generation = Atomic<Int>(0)

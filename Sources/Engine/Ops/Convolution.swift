@@ -161,6 +161,13 @@ struct OutputStage {
         return r
     }
 
+    @inline(__always) func clamp(_ v: SIMD16<Float>) -> SIMD16<Float> {
+        guard clamps else { return v }
+        var r = v
+        for i in 0..<16 { r[i] = Swift.min(Swift.max(r[i], lower), upper) }
+        return r
+    }
+
     /// Adds the bias to rows `rows` of the (rows x c) matrix at `out` (row stride `ldc`) and clamps them, in place.
     func apply(to out: UnsafeMutablePointer<Float>, rows: Range<Int>, channels c: Int, ldc: Int) {
         guard !isIdentity else { return }
@@ -193,6 +200,21 @@ private func gemmConvForward(
               rowsDone: stage.isIdentity ? nil : { stage.apply(to: out, rows: $0, channels: cout, ldc: cout) })
         return
     }
+    if geo.groups == 1 {
+        // Blocks of output lines, each gathered, multiplied and finished on one core: at batch 1 the
+        // maps are small, and a gather on one core feeding a GEMM on the other costs more than it saves.
+        let lines = geo.batch * geo.outHeight
+        let perBlock = linesPerBlock(geo)
+        Parallel.forEachBlock(count: lines, blockSize: perBlock) { _, r in
+            let rows = r.count * geo.outWidth
+            let col = Storage(count: rows * geo.patch)
+            im2colLines(geo, x: x, lines: r, group: 0, col: col.pointer)
+            let c = out + r.lowerBound * geo.outWidth * cout
+            rawSGEMM(false, false, rows, cout, geo.patch, 1, col.pointer, geo.patch, w, cout, 0, c, cout)
+            stage.apply(to: c, rows: 0..<rows, channels: cout, ldc: cout)
+        }
+        return
+    }
     forEachChunk(geo) { n0, images, rows, col in
         let first = out + n0 * geo.outHeight * geo.outWidth * cout
         for g in 0..<geo.groups {
@@ -204,6 +226,15 @@ private func gemmConvForward(
             Parallel.forEachBlock(count: rows, blockSize: 256) { _, r in stage.apply(to: first, rows: r, channels: cout, ldc: cout) }
         }
     }
+}
+
+/// Output lines per block of the im2col forward: about 256 output pixels (a GEMM big enough for
+/// OpenBLAS to reach speed), but at least two blocks where there are two lines. A function of the
+/// shape alone, so results never depend on the thread count.
+private func linesPerBlock(_ geo: ConvGeometry) -> Int {
+    let lines = geo.batch * geo.outHeight
+    let target = max(1, (256 + geo.outWidth - 1) / geo.outWidth)
+    return lines >= 2 * target ? target : max(1, (lines + 1) / 2)
 }
 
 /// Runs `body(firstImage, images, rows, col)` over chunks of whole images, with an
@@ -265,16 +296,26 @@ private func im2col(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, firstImage: Int, images: Int, group: Int,
     col: UnsafeMutablePointer<Float>
 ) {
+    let ho = geo.outHeight
+    Parallel.forEachBlock(count: images * ho, blockSize: 4) { _, r in
+        let lines = (firstImage * ho + r.lowerBound)..<(firstImage * ho + r.upperBound)
+        im2colLines(geo, x: x, lines: lines, group: group, col: col + r.lowerBound * geo.outWidth * geo.patch)
+    }
+}
+
+/// The im2col rows of output lines `lines` (numbered image * outHeight + row), on this thread, into `col`.
+private func im2colLines(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, lines: Range<Int>, group: Int, col: UnsafeMutablePointer<Float>
+) {
     let (h, w, c) = (geo.height, geo.width, geo.inChannels)
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
     let (ho, wo, cg, patch) = (geo.outHeight, geo.outWidth, geo.inPerGroup, geo.patch)
     let cOffset = group * cg
-    Parallel.forEachBlock(count: images * ho, blockSize: 4) { _, r in
-        for line in r {
-            let (nl, oy) = line.quotientAndRemainder(dividingBy: ho)
-            let n = firstImage + nl
+    do {
+        for line in lines {
+            let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
             for ox in 0..<wo {
-                var dst = col + ((nl * ho + oy) * wo + ox) * patch
+                var dst = col + ((line - lines.lowerBound) * wo + ox) * patch
                 for ky in 0..<kh {
                     let iy = oy * s - p + ky
                     if iy < 0 || iy >= h {
