@@ -66,7 +66,7 @@ let package = Package(
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
-        .target(name: "Evaluation", dependencies: ["Boxes", "Shards", "Interchange"]),
+        .target(name: "Evaluation", dependencies: ["Boxes", "Shards", "Interchange", "Workers"]),
         // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
         .target(name: "ScreenDescription", dependencies: ["Boxes", "Images"]),
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.

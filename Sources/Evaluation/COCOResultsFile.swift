@@ -24,8 +24,8 @@ public enum COCOResultsFile {
 
     /// Whether the JSON file at `url` holds COCO results: its first record has `category_id` or `bbox`, and neither `class` nor `box`.
     public static func isCOCOResults(_ url: URL) -> Bool {
-        guard let data = try? Data(contentsOf: url), let r = DetectionJSONParser.firstRecord(data) else { return false }
-        return r.hasCOCOKeys && r.className == nil && r.classIndex == nil && r.boxCount < 0
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped), let r = DetectionJSONParser.firstRecord(data) else { return false }
+        return r.hasCOCOKeys && !r.hasClass && !r.hasBox
     }
 
     /// Writes `detections` (labels named by `classNames`) to `url` atomically, leaving out (and counting) those

@@ -8,10 +8,32 @@ import Foundation
 /// record at fault for every error, including numbers too large for a double
 /// (e.g. 1e999, which becomes infinity and is refused as not finite).
 struct DetectionJSONParser {
+    /// A string value: where its bytes lie in the file when it has no escapes (no String is
+    /// made for it: most records repeat the image and class of the one before), else decoded.
+    enum Text {
+        case bytes(UnsafeBufferPointer<UInt8>)
+        case decoded(String)
+
+        var string: String {
+            switch self {
+            case .bytes(let b): return String(decoding: b, as: UTF8.self)
+            case .decoded(let s): return s
+            }
+        }
+
+        /// Whether this is the same text as `other`.
+        func equals(_ other: Text) -> Bool {
+            switch (self, other) {
+            case (.bytes(let a), .bytes(let b)): return a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            default: return string == other.string
+            }
+        }
+    }
+
     /// One record as written, before names are resolved.
     struct Record {
-        var imageID: String?
-        var className: String?
+        var imageID: Text?
+        var className: Text?
         var classIndex: Double?
         var score: Double?
         var box: (Double, Double, Double, Double) = (0, 0, 0, 0)
@@ -23,32 +45,109 @@ struct DetectionJSONParser {
 
     enum Failure: Error {
         case syntax(offset: Int, record: Int?, problem: String)
+        /// A record well-formed as JSON but wrong for the schema, thrown by a consumer.
+        case record(Int, problem: String)
     }
 
-    /// The file's bytes followed by a NUL, so that strtod can read numbers in place.
     private let bytes: UnsafePointer<UInt8>
     private let count: Int
     private var i = 0
     private var record: Int? = nil
 
-    /// Parses `data`, calling `each` with every record in order.
+    /// Parses `data`, calling `each` with every record in order (the bytes of `Text` values are valid during the call).
     static func parse(_ data: Data, _ each: (Int, Record) throws -> Void) throws {
-        let buffer = [UInt8](unsafeUninitializedCapacity: data.count + 1) { p, n in
-            data.copyBytes(to: p.baseAddress!, count: data.count)
-            p[data.count] = 0
-            n = data.count + 1
-        }
-        try buffer.withUnsafeBufferPointer { p in
-            var parser = DetectionJSONParser(bytes: p.baseAddress!, count: data.count)
+        try data.withUnsafeBytes { raw in
+            let p = raw.bindMemory(to: UInt8.self)
+            guard let base = p.baseAddress else {
+                var empty = DetectionJSONParser(bytes: UnsafePointer(bitPattern: 1)!, count: 0)
+                return try empty.parse(each)
+            }
+            var parser = DetectionJSONParser(bytes: base, count: p.count)
             try parser.parse(each)
         }
     }
 
+    /// Parses `data` in two halves at once, one per core, each half's records going to a consumer
+    /// of its own (`makeConsumer`), returned in file order; record numbers passed to `each` count
+    /// from the start of the consumer's half, and `offsets[k]` gives the records before half k.
+    ///
+    /// The second half starts at a guessed record boundary near the middle; the first half checks
+    /// the guess by reaching it as a record boundary itself. A guess that falls inside a string
+    /// is found out that way, and the first half then parses the whole file alone. A syntax error
+    /// is the first in the file either way.
+    static func parseInHalves<Consumer>(
+        _ data: Data, makeConsumer: () -> Consumer, _ each: (inout Consumer, Int, Record) throws -> Void
+    ) throws -> (consumers: [Consumer], offsets: [Int]) {
+        try withoutActuallyEscaping(each) { each in try data.withUnsafeBytes { raw in
+            let p = raw.bindMemory(to: UInt8.self)
+            guard let base = p.baseAddress, p.count >= 1 << 20, let middle = guessRecordStart(base, count: p.count) else {
+                var consumer = makeConsumer()
+                try parse(data) { try each(&consumer, $0, $1) }
+                return ([consumer], [0])
+            }
+            var first = makeConsumer(), second = makeConsumer()
+            var firstResult: Result<(records: Int, stopped: Bool), Error> = .success((0, false))
+            var secondResult: Result<Int, Error> = .success(0)
+            withUnsafeMutablePointer(to: &first) { first in withUnsafeMutablePointer(to: &second) { second in
+                withUnsafeMutablePointer(to: &firstResult) { firstResult in withUnsafeMutablePointer(to: &secondResult) { secondResult in
+                    let shared = Halves(base: base, count: p.count, first: first, second: second, firstResult: firstResult,
+                                        secondResult: secondResult, each: each)
+                    DispatchQueue.concurrentPerform(iterations: 2) { half in
+                        var parser = DetectionJSONParser(bytes: shared.base, count: shared.count)
+                        if half == 0 {
+                            shared.firstResult.pointee = Result { try parser.parse(stoppingAt: middle) { try shared.each(&shared.first.pointee, $0, $1) } }
+                        } else {
+                            parser.i = middle
+                            shared.secondResult.pointee = Result { try parser.parseElements { try shared.each(&shared.second.pointee, $0, $1) } }
+                        }
+                    }
+                } }
+            } }
+            let (records, stopped) = try firstResult.get()
+            guard stopped else { return ([first], [0]) }
+            do { _ = try secondResult.get() } catch Failure.syntax(let offset, let record, let problem) {
+                throw Failure.syntax(offset: offset, record: record.map { $0 + records }, problem: problem)
+            } catch Failure.record(let record, let problem) {
+                throw Failure.record(record + records, problem: problem)
+            }
+            return ([first, second], [0, records])
+        } }
+    }
+
+    /// What the two workers share: the file, and the consumer and result each writes alone.
+    private struct Halves<Consumer>: @unchecked Sendable {
+        let base: UnsafePointer<UInt8>, count: Int
+        let first, second: UnsafeMutablePointer<Consumer>
+        let firstResult: UnsafeMutablePointer<Result<(records: Int, stopped: Bool), Error>>
+        let secondResult: UnsafeMutablePointer<Result<Int, Error>>
+        let each: (inout Consumer, Int, Record) throws -> Void
+    }
+
+    /// The offset of a `{` near the middle that follows `}` and `,` (spaces aside): where a record
+    /// starts unless the three lie inside a string; nil if there is none.
+    private static func guessRecordStart(_ b: UnsafePointer<UInt8>, count: Int) -> Int? {
+        func isSpace(_ c: UInt8) -> Bool { c == 32 || c == 10 || c == 13 || c == 9 }
+        var j = count / 2
+        while j < count - 1 {
+            if b[j] == UInt8(ascii: "{") {
+                var k = j - 1
+                while k > 0 && isSpace(b[k]) { k -= 1 }
+                if b[k] == UInt8(ascii: ",") {
+                    k -= 1
+                    while k > 0 && isSpace(b[k]) { k -= 1 }
+                    if b[k] == UInt8(ascii: "}") { return j }
+                }
+            }
+            j += 1
+        }
+        return nil
+    }
+
     /// The first record of `data`, or nil for an empty array or a file that fails before its first record ends.
-    static func firstRecord(_ data: Data) -> Record? {
+    static func firstRecord(_ data: Data) -> (hasCOCOKeys: Bool, hasClass: Bool, hasBox: Bool)? {
         struct Stop: Error {}
-        var first: Record?
-        do { try parse(data) { _, r in first = r; throw Stop() } } catch {}
+        var first: (Bool, Bool, Bool)?
+        do { try parse(data) { _, r in first = (r.hasCOCOKeys, r.className != nil || r.classIndex != nil, r.boxCount >= 0); throw Stop() } } catch {}
         return first
     }
 
@@ -58,23 +157,44 @@ struct DetectionJSONParser {
     }
 
     private mutating func parse(_ each: (Int, Record) throws -> Void) throws {
+        _ = try parse(stoppingAt: nil, each)
+    }
+
+    /// Parses the whole array, or only up to `stop` if a record starts exactly there: returns the
+    /// records parsed and whether it stopped there.
+    private mutating func parse(stoppingAt stop: Int?, _ each: (Int, Record) throws -> Void) throws -> (records: Int, stopped: Bool) {
         skipSpace()
         try expect(UInt8(ascii: "["))
         skipSpace()
-        if peek() == UInt8(ascii: "]") { i += 1; return try end() }
-        var index = 0
+        if peek() == UInt8(ascii: "]") { i += 1; try end(); return (0, false) }
+        return try elements(from: 0, stoppingAt: stop, each)
+    }
+
+    /// Parses records from a record's start to the end of the array and the file (the second half).
+    private mutating func parseElements(_ each: (Int, Record) throws -> Void) throws -> Int {
+        try elements(from: 0, stoppingAt: nil, each).records
+    }
+
+    private mutating func elements(from first: Int, stoppingAt stop: Int?, _ each: (Int, Record) throws -> Void) throws -> (records: Int, stopped: Bool) {
+        var index = first
         while true {
             record = index
             try each(index, try object())
             index += 1
             skipSpace()
             guard i < count else { throw fail("the file ends inside the array (truncated?)") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; skipSpace(); continue }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                skipSpace()
+                if i == stop { return (index, true) }
+                continue
+            }
             if bytes[i] == UInt8(ascii: "]") { i += 1; break }
             throw fail("expected ',' or ']' after a detection")
         }
         record = nil
         try end()
+        return (index, false)
     }
 
     private mutating func end() throws {
@@ -96,9 +216,9 @@ struct DetectionJSONParser {
             skipSpace()
             switch key {
             case .imageID:
-                if peek() == UInt8(ascii: "\"") { r.imageID = try string() } else { r.imageID = formatID(try number()) }
+                if peek() == UInt8(ascii: "\"") { r.imageID = try text() } else { r.imageID = .decoded(formatID(try number())) }
             case .className:
-                if peek() == UInt8(ascii: "\"") { r.className = try string() } else { r.classIndex = try number() }
+                if peek() == UInt8(ascii: "\"") { r.className = try text() } else { r.classIndex = try number() }
             case .score:
                 guard peek() != UInt8(ascii: "\"") else { throw fail("'score' must be a number") }
                 r.score = try number()
@@ -148,17 +268,20 @@ struct DetectionJSONParser {
             for k in 0..<(j - start) where bytes[start + k] != w[k] { return false }
             return true
         }
-        if equals("image_id") { return .imageID }
-        if equals("class") { return .className }
-        if equals("score") { return .score }
-        if equals("box") { return .box }
-        if equals("category_id") || equals("bbox") { return .coco }
-        return .other
+        switch j - start {
+        case 3: return equals("box") ? .box : .other
+        case 4: return equals("bbox") ? .coco : .other
+        case 5: return equals("class") ? .className : equals("score") ? .score : .other
+        case 8: return equals("image_id") ? .imageID : .other
+        case 11: return equals("category_id") ? .coco : .other
+        default: return .other
+        }
     }
 
     private func formatID(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 
     private mutating func number() throws -> Double {
+        if let v = plainDecimal() { return v }
         let start = i
         while i < count, let c = Optional(bytes[i]),
               (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
@@ -166,11 +289,60 @@ struct DetectionJSONParser {
         }
         guard i > start else { throw fail("expected a number") }
         if let v = fastNumber(start, i) { return v }
-        // strtod in place (the buffer ends in a NUL): 1e999 becomes inf instead of an error.
-        var end: UnsafeMutablePointer<CChar>? = nil
-        let value = UnsafeRawPointer(bytes + start).withMemoryRebound(to: CChar.self, capacity: i - start + 1) { strtod($0, &end) }
-        guard let end, UnsafeRawPointer(end) - UnsafeRawPointer(bytes) == i else { i = start; throw fail("malformed number") }
+        // strtod on a NUL-terminated copy (the file is read where it lies, with no terminator):
+        // 1e999 becomes inf instead of an error.
+        var digits = [CChar](repeating: 0, count: i - start + 1)
+        for k in 0..<(i - start) { digits[k] = CChar(bitPattern: bytes[start + k]) }
+        var parsed = 0
+        let value = digits.withUnsafeMutableBufferPointer { d -> Double in
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let v = strtod(d.baseAddress!, &end)
+            parsed = end.map { $0 - d.baseAddress! } ?? 0
+            return v
+        }
+        guard parsed == i - start else { i = start; throw fail("malformed number") }
         return value
+    }
+
+    /// The common case in one pass: `-?digits(.digits)?` with at most 18 significant digits and a
+    /// mantissa below 2^53, ended by a character that cannot continue a number, read by Clinger's
+    /// fast path (exact). nil leaves `i` where it was, for the general path.
+    @inline(__always)
+    private mutating func plainDecimal() -> Double? {
+        var p = i
+        let negative = p < count && bytes[p] == UInt8(ascii: "-")
+        if negative { p += 1 }
+        var mantissa: UInt64 = 0, significant = 0, fraction = 0
+        let first = p
+        while p < count {
+            let d = bytes[p] &- 48
+            guard d <= 9 else { break }
+            if mantissa != 0 || d != 0 { significant += 1 }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            p += 1
+        }
+        guard p > first else { return nil }
+        if p < count && bytes[p] == UInt8(ascii: ".") {
+            p += 1
+            let digitsStart = p
+            while p < count {
+                let d = bytes[p] &- 48
+                guard d <= 9 else { break }
+                if mantissa != 0 || d != 0 { significant += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                p += 1
+            }
+            fraction = p - digitsStart
+            guard fraction > 0 else { return nil }
+        }
+        guard significant <= 18, mantissa <= 1 << 53, fraction <= 22 else { return nil }
+        if p < count {
+            let c = bytes[p]
+            guard c != UInt8(ascii: "e") && c != UInt8(ascii: "E") && c != UInt8(ascii: "+") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") else { return nil }
+        }
+        i = p
+        let v = Double(mantissa) / Self.powersOfTen[fraction]
+        return negative ? -v : v
     }
 
     /// Exact powers of ten up to 1e22: every one is a double.
@@ -215,6 +387,19 @@ struct DetectionJSONParser {
         let m = Double(mantissa)
         let v = exponent < 0 ? m / Self.powersOfTen[-exponent] : m * Self.powersOfTen[exponent]
         return negative ? -v : v
+    }
+
+    /// A string value, as its bytes where it has no escapes.
+    private mutating func text() throws -> Text {
+        try expect(UInt8(ascii: "\""))
+        var j = i
+        while j < count && bytes[j] != UInt8(ascii: "\"") && bytes[j] != UInt8(ascii: "\\") { j += 1 }
+        if j < count && bytes[j] == UInt8(ascii: "\"") {
+            defer { i = j + 1 }
+            return .bytes(UnsafeBufferPointer(start: bytes + i, count: j - i))
+        }
+        i -= 1
+        return .decoded(try string())
     }
 
     private mutating func string() throws -> String {

@@ -1,4 +1,5 @@
 import Boxes
+import Workers
 import Foundation
 
 /// How a precision-recall curve becomes one AP number (evaluation.md, step 4).
@@ -122,11 +123,15 @@ public struct Evaluator: Sendable {
         }
         // Each detection's image, looked up once (detections usually come grouped by image: the last
         // one is remembered); detections of each class in input order.
-        var byClass = [[Int]](repeating: [], count: k)
+        var perClass = [Int](repeating: 0, count: k)
+        for d in input.detections { perClass[d.label] += 1 }
+        var byClass = perClass.map { [Int](repeating: 0, count: $0) }
+        var filled = [Int](repeating: 0, count: k)
         var detectionImage = [Int](repeating: -1, count: input.detections.count)
         var lastID: String? = nil, lastImage = -1
         for (i, d) in input.detections.enumerated() {
-            byClass[d.label].append(i)
+            byClass[d.label].withUnsafeMutableBufferPointer { $0[filled[d.label]] = i }
+            filled[d.label] += 1
             if d.imageID != lastID { (lastID, lastImage) = (d.imageID, imageIndex[d.imageID] ?? -1) }
             detectionImage[i] = lastImage
         }
@@ -134,20 +139,17 @@ public struct Evaluator: Sendable {
         let others = Self.cocoIoUThresholds.filter { $0 != iouThreshold }
         let e = others.count
         let lowest = min(iouThreshold, others[0])
-        // One detection's IoU with each box of its image and class; reused for every detection.
-        let ious = UnsafeMutableBufferPointer<Double>.allocate(capacity: maxRows)
-        defer { ious.deallocate() }
-
-        var classes: [ClassResult] = []
-        for c in 0..<k {
-            // Highest score first; equal scores keep their input order (a stable sort).
-            let order = byClass[c].map { (input.detections[$0].score, $0) }
-                .sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }.map(\.1)
+        // Classes are independent: each is scored on its own, on both cores.
+        let classes = parallelMap(count: k, workers: ProcessInfo.processInfo.activeProcessorCount) { _, c -> ClassResult in
+            // One detection's IoU with each box of its image and class; reused for every detection.
+            let ious = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, maxRows))
+            defer { ious.deallocate() }
+            // Highest score first; equal scores keep their input order.
+            let order = Self.descendingOrder(byClass[c], scores: input.detections)
             let g = starts[c][n]
             guard g > 0 else {
-                classes.append(ClassResult(name: input.classNames[c], gtCount: 0, detections: order.count, ap50: nil, apCenter: nil,
-                                           gtCountBySize: sized ? BySize(small: 0, medium: 0, large: 0) : nil, curve: []))
-                continue
+                return ClassResult(name: input.classNames[c], gtCount: 0, detections: order.count, ap50: nil, apCenter: nil,
+                                   gtCountBySize: sized ? BySize(small: 0, medium: 0, large: 0) : nil, curve: [])
             }
             let boxes = flat[c], buckets = flatBucket[c]
             var gBySize = [0, 0, 0]
@@ -230,7 +232,9 @@ public struct Evaluator: Sendable {
             }
             let scores = order.map { input.detections[$0].score }
             let curve = Self.curve(tp: tpIoU, scores: scores, groundTruth: g)
-            let centerCurve = Self.curve(tp: tpCenter, scores: scores, groundTruth: g)
+            // AP-center from its true positives alone (the same number as from its whole curve, which nothing keeps).
+            var centerSteps: [Int] = [], falseBefore = 0
+            for isTP in tpCenter { if isTP { centerSteps.append(falseBefore) } else { falseBefore += 1 } }
             let ap50 = averagePrecision(curve)
             // AP at each of COCO's thresholds in ascending order, this evaluation's own being AP50.
             var otherAPs = (0..<e).map { averagePrecision(falsePositivesBefore: table.steps($0), groundTruth: g) }.makeIterator()
@@ -238,9 +242,9 @@ public struct Evaluator: Sendable {
             let apBySize = BySize<Double?> { b in
                 sized && gBySize[b.rawValue] > 0 ? averagePrecision(falsePositivesBefore: table.steps(e + b.rawValue), groundTruth: gBySize[b.rawValue]) : nil
             }
-            classes.append(ClassResult(name: input.classNames[c], gtCount: g, detections: order.count,
-                                       ap50: ap50, apCenter: averagePrecision(centerCurve), ap50to95: ap50to95,
-                                       gtCountBySize: sized ? BySize { gBySize[$0.rawValue] } : nil, apBySize: apBySize, curve: curve))
+            return ClassResult(name: input.classNames[c], gtCount: g, detections: order.count,
+                               ap50: ap50, apCenter: averagePrecision(falsePositivesBefore: centerSteps, groundTruth: g), ap50to95: ap50to95,
+                               gtCountBySize: sized ? BySize { gBySize[$0.rawValue] } : nil, apBySize: apBySize, curve: curve)
         }
         let scored = classes.filter { $0.ap50 != nil }
         func mean(_ key: KeyPath<ClassResult, Double?>, weighted: Bool) -> Double? {
@@ -256,6 +260,41 @@ public struct Evaluator: Sendable {
                                 map50: mean(\.ap50, weighted: false), map50Weighted: mean(\.ap50, weighted: true),
                                 mapCenter: mean(\.apCenter, weighted: false), mapCenterWeighted: mean(\.apCenter, weighted: true),
                                 map50to95: mean(\.ap50to95, weighted: false), sizeBuckets: sized ? sizeBuckets : nil, map50BySize: map50BySize)
+    }
+
+    /// `items` (indices into `detections`) from the highest score to the lowest, equal scores in
+    /// their order in `items`: a stable least-significant-digit radix sort on the scores' bits,
+    /// 8 bits a pass, skipping the passes whose digit every key shares (scores in [0, 1] share
+    /// their top bits). Equal to a stable comparison sort by descending score, in linear time.
+    static func descendingOrder(_ items: [Int], scores detections: [Detection]) -> [Int] {
+        let n = items.count
+        guard n > 1 else { return items }
+        // Keys whose ascending order is the scores' descending order (-0 taken as +0: they are equal).
+        var keys = items.map { i -> UInt64 in
+            let score = detections[i].score
+            let bits = (score == 0 ? 0.0 : score).bitPattern
+            let ascending = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+            return ~ascending
+        }
+        var order = items
+        var keys2 = keys, order2 = order
+        var counts = [Int](repeating: 0, count: 256)
+        for shift in stride(from: 0, to: 64, by: 8) {
+            for j in 0..<256 { counts[j] = 0 }
+            for key in keys { counts[Int((key >> UInt64(shift)) & 255)] += 1 }
+            if counts.contains(n) { continue }  // one digit for all: this pass changes nothing
+            var total = 0
+            for j in 0..<256 { (counts[j], total) = (total, total + counts[j]) }
+            for (key, item) in zip(keys, order) {
+                let d = Int((key >> UInt64(shift)) & 255)
+                keys2[counts[d]] = key
+                order2[counts[d]] = item
+                counts[d] += 1
+            }
+            swap(&keys, &keys2)
+            swap(&order, &order2)
+        }
+        return order
     }
 
     /// Precision and recall after each detection.

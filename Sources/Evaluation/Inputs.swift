@@ -107,8 +107,21 @@ public enum EvaluationLoader {
     /// evaluation vocabulary. With one, they are the detector's classes: names are renamed through its
     /// `default_vocabulary` section (unmapped ones dropped) and indices refer to the 13 default classes.
     public static func detectionsJSON(_ url: URL, classNames: [String], imageIDs: Set<String>, classMap: ClassMap?) throws -> [Detection] {
-        guard let data = try? Data(contentsOf: url) else { throw EvaluationInputError(path: url.path, position: "file", problem: "cannot read the file") }
+        // Mapped, not read: the parser reads the bytes where they lie, on both cores.
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else {
+            throw EvaluationInputError(path: url.path, position: "file", problem: "cannot read the file")
+        }
         return try detectionsJSON(data, path: url.path, classNames: classNames, imageIDs: imageIDs, classMap: classMap)
+    }
+
+    /// One part of the file's detections as they are read, remembering the last image and class:
+    /// records usually come grouped by image, with few class names.
+    private struct DetectionCollector {
+        var out: [Detection] = []
+        var lastImage: DetectionJSONParser.Text? = nil, lastImageID = ""
+        var lastName: DetectionJSONParser.Text? = nil, lastLabel = -1
+        /// Each class name met so far and its resolution (a handful: no String made per record).
+        var names: [(text: DetectionJSONParser.Text, resolution: ClassResolution)] = []
     }
 
     /// Detections from the bytes of a detection JSON file; `path` names it in errors.
@@ -117,16 +130,15 @@ public enum EvaluationLoader {
             throw EvaluationInputError(path: path, position: "file", problem: "the file is empty")
         }
         let index = Dictionary(uniqueKeysWithValues: classNames.enumerated().map { ($1, $0) })
-        var out: [Detection] = []
-        // Detections usually come grouped by image and with few class names: remember the last ones.
-        var lastImage = "", lastName = "", lastLabel = -1
+        let parts: (consumers: [DetectionCollector], offsets: [Int])
         do {
-            try DetectionJSONParser.parse(data) { i, d in
-                func fail(_ problem: String) -> EvaluationInputError { EvaluationInputError(path: path, position: "detection \(i)", problem: problem) }
+            parts = try DetectionJSONParser.parseInHalves(data, makeConsumer: { DetectionCollector() }) { c, i, d in
+                func fail(_ problem: String) -> DetectionJSONParser.Failure { .record(i, problem: problem) }
                 guard let image = d.imageID else { throw fail("missing 'image_id'") }
-                if image != lastImage {
-                    guard imageIDs.contains(image) else { throw fail("image_id '\(image)' is not in the ground truth") }
-                    lastImage = image
+                if c.lastImage.map({ !image.equals($0) }) ?? true {
+                    let id = image.string
+                    guard imageIDs.contains(id) else { throw fail("image_id '\(id)' is not in the ground truth") }
+                    (c.lastImage, c.lastImageID) = (image, id)
                 }
                 guard let score = d.score else { throw fail("missing 'score'") }
                 guard score.isFinite else { throw fail("score \(score) is not finite") }
@@ -137,34 +149,43 @@ public enum EvaluationLoader {
                 // nothing) is kept: it matches nothing.
                 guard x1 >= x0 && y1 >= y0 else { throw fail("box [\(x0), \(y0), \(x1), \(y1)] is inverted (x_max below x_min or y_max below y_min)") }
                 let box = Box(xMin: Float(x0), yMin: Float(y0), xMax: Float(x1), yMax: Float(y1))
-                let name: String
+                let name: DetectionJSONParser.Text
                 if let s = d.className {
                     name = s
                 } else if let n = d.classIndex, n == n.rounded(), abs(n) < 1e9 {
                     let vocabulary = classMap == nil ? classNames : defaultClassNames
                     guard n >= 0 && Int(n) < vocabulary.count else { throw fail("class index \(Int(n)) is outside 0..<\(vocabulary.count)") }
-                    name = vocabulary[Int(n)]
+                    name = .decoded(vocabulary[Int(n)])
                 } else {
                     throw fail("missing 'class' (a name or an integer index)")
                 }
-                if name == lastName && lastLabel >= 0 {
-                    out.append(Detection(imageID: image, label: lastLabel, score: score, box: box))
+                if c.lastLabel >= 0, let last = c.lastName, name.equals(last) {
+                    c.out.append(Detection(imageID: c.lastImageID, label: c.lastLabel, score: score, box: box))
                     return
                 }
-                let sourceName = name
+                let resolution: ClassResolution
+                if let known = c.names.first(where: { name.equals($0.text) }) {
+                    resolution = known.resolution
+                } else {
+                    resolution = resolve(name.string, index: index, classNames: classNames, classMap: classMap)
+                    c.names.append((name, resolution))
+                }
                 let label: Int
-                switch resolve(name, index: index, classNames: classNames, classMap: classMap) {
+                switch resolution {
                 case .label(let l): label = l
                 case .dropped: return
                 case .unknown(let problem): throw fail(problem)
                 }
-                (lastName, lastLabel) = (sourceName, label)
-                out.append(Detection(imageID: image, label: label, score: score, box: box))
+                // Text's bytes live as long as the file's; a decoded name is a String of its own.
+                (c.lastName, c.lastLabel) = (name, label)
+                c.out.append(Detection(imageID: c.lastImageID, label: label, score: score, box: box))
             }
         } catch DetectionJSONParser.Failure.syntax(let offset, let record, let problem) {
             throw EvaluationInputError(path: path, position: record.map { "detection \($0) (byte \(offset))" } ?? "byte \(offset)", problem: problem)
+        } catch DetectionJSONParser.Failure.record(let record, let problem) {
+            throw EvaluationInputError(path: path, position: "detection \(record)", problem: problem)
         }
-        return out
+        return parts.consumers.count == 1 ? parts.consumers[0].out : parts.consumers.flatMap(\.out)
     }
 
     /// The evaluation label of a detection's class name, or why it has none.

@@ -217,6 +217,64 @@ final class DetectionNumberTests: XCTestCase {
     }
 }
 
+/// Files over 1 MiB are parsed in two halves at once; the result must be the one-pass result.
+final class DetectionHalvesTests: XCTestCase {
+    /// `count` records; record i is on image "img-<i / 7>" unless `imageID` says otherwise.
+    func file(_ count: Int, imageID: (Int) -> String = { "img-\($0 / 7)" }, record: (Int) -> String? = { _ in nil }) throws -> URL {
+        let body = (0..<count).map { i in
+            record(i) ?? #"{"image_id": "\#(imageID(i))", "class": "\#(i % 3 == 0 ? "icon" : "text")", "score": \#(Double(i % 1000) / 1000), "box": [\#(i % 50), 1, \#(i % 50 + 3), 4.5]}"#
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("halves-\(UUID().uuidString).json")
+        try ("[\n" + body.joined(separator: ",\n") + "\n]\n").write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    func load(_ url: URL, ids: Set<String>) throws -> [Detection] {
+        try EvaluationLoader.detectionsJSON(url, classNames: ["icon", "text"], imageIDs: ids, classMap: nil)
+    }
+
+    func testBothHalvesTogetherAreTheWholeFileInOrder() throws {
+        let n = 20_000  // about 1.9 MB
+        let url = try file(n)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dets = try load(url, ids: Set((0..<n).map { "img-\($0 / 7)" }))
+        XCTAssertEqual(dets.count, n)
+        for (i, d) in dets.enumerated() {
+            XCTAssertEqual(d.imageID, "img-\(i / 7)")
+            XCTAssertEqual(d.label, i % 3 == 0 ? 0 : 1)
+            XCTAssertEqual(d.score, Double(i % 1000) / 1000)
+            XCTAssertEqual(d.box.xMin, Float(i % 50))
+        }
+    }
+
+    /// Image ids full of "}, {" fool the guess of where the second half starts: the first half
+    /// finds out and parses the whole file, with the same result.
+    func testABoundaryGuessedInsideAStringIsCaughtAndTheFileStillReadsWhole() throws {
+        let n = 20_000
+        let id = { (i: Int) in "x}, {\(i / 7)}, {" + String(repeating: "}, {", count: 20) }
+        let url = try file(n, imageID: id)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dets = try load(url, ids: Set((0..<n).map(id)))
+        XCTAssertEqual(dets.count, n)
+        XCTAssertEqual(dets.map(\.imageID), (0..<n).map(id))
+    }
+
+    func testErrorsInTheSecondHalfNameTheirRecordInTheWholeFile() throws {
+        let n = 20_000
+        let ids = Set((0..<n).map { "img-\($0 / 7)" })
+        let badSchema = try file(n, record: { $0 == 17_001 ? #"{"image_id": "img-1", "class": "icon", "box": [0, 0, 1, 1]}"# : nil })
+        defer { try? FileManager.default.removeItem(at: badSchema) }
+        XCTAssertThrowsError(try load(badSchema, ids: ids)) { XCTAssertEqual(($0 as? EvaluationInputError)?.position, "detection 17001") }
+        let badSyntax = try file(n, record: { $0 == 16_002 ? #"{"image_id": "img-1", "class": "icon", "score": 0.5, "box": [0, 0, 1, 1]"# : nil })
+        defer { try? FileManager.default.removeItem(at: badSyntax) }
+        XCTAssertThrowsError(try load(badSyntax, ids: ids)) { XCTAssertTrue((($0 as? EvaluationInputError)?.position ?? "").hasPrefix("detection 16002 (byte ")) }
+        // An error in each half: the first in the file is reported.
+        let both = try file(n, record: { [100, 19_000].contains($0) ? #"{"image_id": "nowhere", "class": "icon", "score": 0.5, "box": [0, 0, 1, 1]}"# : nil })
+        defer { try? FileManager.default.removeItem(at: both) }
+        XCTAssertThrowsError(try load(both, ids: ids)) { XCTAssertEqual(($0 as? EvaluationInputError)?.position, "detection 100") }
+    }
+}
+
 final class EvaluationFolderTests: XCTestCase {
     func testFilesReadBackExactlyAndThresholdStrategiesParse() throws {
         let input = handCaseInput()
