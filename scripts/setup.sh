@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the C libraries UIDetect links against (Debian packages), quietly when already there.
 # With --tests, also the Python packages the test suite checks our files against
-# (scripts/requirements-test.txt, pinned).
+# (scripts/requirements-test.txt, pinned); with --bench, those and PyTorch (scripts/requirements-bench.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,11 +29,18 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-if [ "${1:-}" = "--tests" ]; then
+# --tests: the Python packages the test suite checks our files against; --bench: those and the
+# ones the benchmarks compare against (PyTorch's CPU build: a few hundred MB, so only on request).
+requirements=""
+case "${1:-}" in
+    --tests) requirements=scripts/requirements-test.txt ;;
+    --bench) requirements=scripts/requirements-bench.txt ;;
+esac
+if [ -n "$requirements" ]; then
     log=$(mktemp)
-    if ! python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-test.txt >"$log" 2>&1; then
+    if ! python3 -m pip install -q --disable-pip-version-check -r "$requirements" >"$log" 2>&1; then
         cat "$log" >&2
-        echo "setup: could not install the Python test packages (scripts/requirements-test.txt)" >&2
+        echo "setup: could not install the Python packages of $requirements" >&2
         exit 1
     fi
     rm -f "$log"
