@@ -204,6 +204,7 @@ struct DetectionJSONParser {
 
     private mutating func object() throws -> Record {
         skipSpace()
+        if let r = canonicalRecord() { return r }
         try expect(UInt8(ascii: "{"))
         var r = Record()
         skipSpace()
@@ -310,28 +311,25 @@ struct DetectionJSONParser {
     @inline(__always)
     private mutating func plainDecimal() -> Double? {
         var p = i
+        guard let v = plainDecimal(at: &p) else { return nil }
+        i = p
+        return v
+    }
+
+    /// `plainDecimal()` from `p`, moving `p` past the number when it returns one.
+    @inline(__always)
+    private func plainDecimal(at position: inout Int) -> Double? {
+        var p = position
         let negative = p < count && bytes[p] == UInt8(ascii: "-")
         if negative { p += 1 }
         var mantissa: UInt64 = 0, significant = 0, fraction = 0
         let first = p
-        while p < count {
-            let d = bytes[p] &- 48
-            guard d <= 9 else { break }
-            if mantissa != 0 || d != 0 { significant += 1 }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            p += 1
-        }
+        digits(&p, &mantissa, &significant)
         guard p > first else { return nil }
         if p < count && bytes[p] == UInt8(ascii: ".") {
             p += 1
             let digitsStart = p
-            while p < count {
-                let d = bytes[p] &- 48
-                guard d <= 9 else { break }
-                if mantissa != 0 || d != 0 { significant += 1 }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                p += 1
-            }
+            digits(&p, &mantissa, &significant)
             fraction = p - digitsStart
             guard fraction > 0 else { return nil }
         }
@@ -340,9 +338,66 @@ struct DetectionJSONParser {
             let c = bytes[p]
             guard c != UInt8(ascii: "e") && c != UInt8(ascii: "E") && c != UInt8(ascii: "+") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") else { return nil }
         }
-        i = p
+        position = p
         let v = Double(mantissa) / Self.powersOfTen[fraction]
         return negative ? -v : v
+    }
+
+    /// Reads a run of decimal digits into `mantissa` (wrapping past 19 digits: the caller refuses
+    /// more than 18 significant ones), eight at a time where eight follow (SWAR: one 64-bit load,
+    /// a check and three multiplies), counting the digits from the first non-zero one.
+    @inline(__always)
+    private func digits(_ p: inout Int, _ mantissa: inout UInt64, _ significant: inout Int) {
+        while p + 8 <= count {
+            let chunk = UnsafeRawPointer(bytes + p).loadUnaligned(as: UInt64.self).littleEndian
+            // Every byte in '0'...'9': its high nibble is 3, and adding 6 keeps it 3.
+            let high = chunk & 0xF0F0_F0F0_F0F0_F0F0, carried = (chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+            guard high == 0x3030_3030_3030_3030 && carried == 0x3030_3030_3030_3030 else { break }
+            var v = chunk &- 0x3030_3030_3030_3030
+            v = (v &* 10) &+ (v >> 8)
+            v = (((v & 0x0000_00FF_0000_00FF) &* (100 + (1_000_000 << 32))) &+ (((v >> 16) & 0x0000_00FF_0000_00FF) &* (1 + (10_000 << 32)))) >> 32
+            if mantissa != 0 {
+                significant += 8
+            } else if v != 0 {
+                var d = 1, t = v
+                while t >= 10 { t /= 10; d += 1 }
+                significant += d
+            }
+            mantissa = mantissa &* 100_000_000 &+ v
+            p += 8
+        }
+        while p < count {
+            let d = bytes[p] &- 48
+            guard d <= 9 else { break }
+            if mantissa != 0 || d != 0 { significant += 1 }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            p += 1
+        }
+    }
+
+    /// A record laid out as `uidetect` writes it (`{"image_id": "...", "class": "...", "score": S, "box": [X, Y, X, Y]}`,
+    /// no escapes, plain decimals), read without looking keys up; nil, with `i` untouched, for any other layout.
+    private mutating func canonicalRecord() -> Record? {
+        var p = i
+        @inline(__always) func literal(_ word: StaticString) -> Bool {
+            let n = word.utf8CodeUnitCount
+            guard p + n <= count, memcmp(bytes + p, word.utf8Start, n) == 0 else { return false }
+            p += n
+            return true
+        }
+        @inline(__always) func text() -> UnsafeBufferPointer<UInt8>? {
+            let start = p
+            while p < count && bytes[p] != UInt8(ascii: "\"") && bytes[p] != UInt8(ascii: "\\") { p += 1 }
+            guard p < count && bytes[p] == UInt8(ascii: "\"") else { return nil }
+            defer { p += 1 }
+            return UnsafeBufferPointer(start: bytes + start, count: p - start)
+        }
+        guard literal("{\"image_id\": \""), let image = text(), literal(", \"class\": \""), let name = text(),
+              literal(", \"score\": "), let score = plainDecimal(at: &p), literal(", \"box\": ["),
+              let x0 = plainDecimal(at: &p), literal(", "), let y0 = plainDecimal(at: &p), literal(", "),
+              let x1 = plainDecimal(at: &p), literal(", "), let y1 = plainDecimal(at: &p), literal("]}") else { return nil }
+        i = p
+        return Record(imageID: .bytes(image), className: .bytes(name), score: score, box: (x0, y0, x1, y1), boxCount: 4)
     }
 
     /// Exact powers of ten up to 1e22: every one is a double.
