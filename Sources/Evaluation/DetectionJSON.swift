@@ -305,9 +305,9 @@ struct DetectionJSONParser {
         return value
     }
 
-    /// The common case in one pass: `-?digits(.digits)?` with at most 18 significant digits and a
-    /// mantissa below 2^53, ended by a character that cannot continue a number, read by Clinger's
-    /// fast path (exact). nil leaves `i` where it was, for the general path.
+    /// The common case in one pass: `-?digits(.digits)?` with at most 19 significant digits and 22
+    /// after the point, ended by a character that cannot continue a number, correctly rounded
+    /// (Clinger's fast path, or `DecimalToDouble`). nil leaves `i` where it was, for the general path.
     @inline(__always)
     private mutating func plainDecimal() -> Double? {
         var p = i
@@ -333,13 +333,20 @@ struct DetectionJSONParser {
             fraction = p - digitsStart
             guard fraction > 0 else { return nil }
         }
-        guard significant <= 18, mantissa <= 1 << 53, fraction <= 22 else { return nil }
+        guard significant <= 19, fraction <= 22 else { return nil }
         if p < count {
             let c = bytes[p]
             guard c != UInt8(ascii: "e") && c != UInt8(ascii: "E") && c != UInt8(ascii: "+") && c != UInt8(ascii: "-") && c != UInt8(ascii: ".") else { return nil }
         }
+        // Clinger's fast path where the mantissa is exact in a double, else the checked quotient.
+        let v: Double
+        if mantissa <= 1 << 53 {
+            v = Double(mantissa) / DecimalToDouble.powersOfTen[fraction]
+        } else {
+            guard let q = DecimalToDouble.quotient(mantissa, fraction) else { return nil }
+            v = q
+        }
         position = p
-        let v = Double(mantissa) / Self.powersOfTen[fraction]
         return negative ? -v : v
     }
 
@@ -355,7 +362,10 @@ struct DetectionJSONParser {
             guard high == 0x3030_3030_3030_3030 && carried == 0x3030_3030_3030_3030 else { break }
             var v = chunk &- 0x3030_3030_3030_3030
             v = (v &* 10) &+ (v >> 8)
-            v = (((v & 0x0000_00FF_0000_00FF) &* (100 + (1_000_000 << 32))) &+ (((v >> 16) & 0x0000_00FF_0000_00FF) &* (1 + (10_000 << 32)))) >> 32
+            let pairs: UInt64 = 0x0000_00FF_0000_00FF
+            let evenPairs: UInt64 = (v & pairs) &* Self.swarHundreds
+            let oddPairs: UInt64 = ((v >> 16) & pairs) &* Self.swarUnits
+            v = (evenPairs &+ oddPairs) >> 32
             if mantissa != 0 {
                 significant += 8
             } else if v != 0 {
@@ -400,8 +410,10 @@ struct DetectionJSONParser {
         return Record(imageID: .bytes(image), className: .bytes(name), score: score, box: (x0, y0, x1, y1), boxCount: 4)
     }
 
-    /// Exact powers of ten up to 1e22: every one is a double.
-    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+    /// The multipliers that fold four two-digit pairs into one 8-digit number (Lemire's SWAR digits).
+    private static let swarHundreds: UInt64 = 100 + (1_000_000 << 32)
+    private static let swarUnits: UInt64 = 1 + (10_000 << 32)
+
 
     /// Clinger's fast path: a decimal with a mantissa below 2^53 and |exponent| <= 22 is
     /// mantissa * 10^e or mantissa / 10^e, both correctly rounded. nil means "use strtod".
@@ -440,7 +452,7 @@ struct DetectionJSONParser {
         }
         guard p == end, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
         let m = Double(mantissa)
-        let v = exponent < 0 ? m / Self.powersOfTen[-exponent] : m * Self.powersOfTen[exponent]
+        let v = exponent < 0 ? m / DecimalToDouble.powersOfTen[-exponent] : m * DecimalToDouble.powersOfTen[exponent]
         return negative ? -v : v
     }
 

@@ -99,41 +99,43 @@ public struct Evaluator: Sendable {
     /// left unmatched, it is a false positive if it lies in B itself and ignored otherwise. Recall
     /// counts B's boxes only. Ties go to the first box, as for AP50 (pycocotools takes the last).
     public func evaluate(_ input: EvaluationInput) -> EvaluationResult {
-        let k = input.classNames.count
-        let n = input.images.count
-        let imageIndex = Dictionary(input.images.enumerated().map { ($1.imageID, $0) }, uniquingKeysWith: { a, _ in a })
-        // Ground truth of each class, flat and grouped by image: image i owns rows starts[c][i]..<starts[c][i+1].
-        var starts = [[Int]](repeating: [Int](repeating: 0, count: n + 1), count: k)
-        for (i, image) in input.images.enumerated() { for l in image.labels { starts[l][i + 1] += 1 } }
-        var maxRows = 0
-        for c in 0..<k { for i in 0..<n { maxRows = max(maxRows, starts[c][i + 1]); starts[c][i + 1] += starts[c][i] } }
-        // Size buckets need every screen's area.
-        let sized = input.images.allSatisfy { ($0.screenArea ?? 0) > 0 }
-        var flat = (0..<k).map { [Box](repeating: Box(xMin: 0, yMin: 0, xMax: 0, yMax: 0), count: starts[$0][n]) }
-        // Each box's size bucket (SizeBucket.rawValue) and each screen's area.
-        var flatBucket = (0..<k).map { [Int](repeating: 0, count: sized ? starts[$0][n] : 0) }
-        let screenAreas = sized ? input.images.map { $0.screenArea! } : []
-        var fill = starts.map { Array($0.dropLast()) }
-        for (i, image) in input.images.enumerated() {
-            for (b, l) in zip(image.boxes, image.labels) {
-                flat[l][fill[l][i]] = b
-                if sized { flatBucket[l][fill[l][i]] = sizeBuckets.bucket(share: b.area / screenAreas[i]).rawValue }
-                fill[l][i] += 1
-            }
-        }
+        evaluate(index(classNames: input.classNames, images: input.images), detections: input.detections)
+    }
+
+    /// The ground truth laid out for scoring: made once, it scores any number of detection sets
+    /// (as pycocotools' `createIndex` before `loadRes`).
+    public func index(classNames: [String], images: [GroundTruthImage]) -> GroundTruthIndex {
+        GroundTruthIndex(classNames: classNames, images: images, sizeBuckets: sizeBuckets)
+    }
+
+    /// `evaluate(_:)` with the ground truth already indexed (by this evaluator's size buckets).
+    public func evaluate(_ truth: GroundTruthIndex, detections: [Detection]) -> EvaluationResult {
+        precondition(truth.sizeBuckets == sizeBuckets, "the ground truth was indexed with other size buckets")
+        let input = EvaluationInput(classNames: truth.classNames, images: truth.images, detections: detections)
+        let (k, n, imageIndex, starts, maxRows) = (truth.classNames.count, truth.images.count, truth.imageIndex, truth.starts, truth.maxRows)
+        let (sized, flat, flatBucket, screenAreas) = (truth.sized, truth.flat, truth.flatBucket, truth.screenAreas)
         // Each detection's image, looked up once (detections usually come grouped by image: the last
         // one is remembered); detections of each class in input order.
+        // Read through a pointer, field by field: copying whole detections (with their image id) costs more.
+        let count = detections.count
         var perClass = [Int](repeating: 0, count: k)
-        for d in input.detections { perClass[d.label] += 1 }
-        var byClass = perClass.map { [Int](repeating: 0, count: $0) }
-        var filled = [Int](repeating: 0, count: k)
-        var detectionImage = [Int](repeating: -1, count: input.detections.count)
-        var lastID: String? = nil, lastImage = -1
-        for (i, d) in input.detections.enumerated() {
-            byClass[d.label].withUnsafeMutableBufferPointer { $0[filled[d.label]] = i }
-            filled[d.label] += 1
-            if d.imageID != lastID { (lastID, lastImage) = (d.imageID, imageIndex[d.imageID] ?? -1) }
-            detectionImage[i] = lastImage
+        var byClass: [[Int]] = []
+        var detectionImage = [Int](repeating: -1, count: count), allBoxes = [Box](repeating: Box(xMin: 0, yMin: 0, xMax: 0, yMax: 0), count: count)
+        var allScores = [Double](repeating: 0, count: count)
+        detections.withUnsafeBufferPointer { dets in
+            for i in 0..<count { perClass[dets[i].label] += 1 }
+            byClass = perClass.map { [Int](repeating: 0, count: $0) }
+            var filled = [Int](repeating: 0, count: k)
+            var lastID: String? = nil, lastImage = -1
+            for i in 0..<count {
+                let label = dets[i].label
+                byClass[label].withUnsafeMutableBufferPointer { $0[filled[label]] = i }
+                filled[label] += 1
+                if dets[i].imageID != lastID { (lastID, lastImage) = (dets[i].imageID, imageIndex[dets[i].imageID] ?? -1) }
+                detectionImage[i] = lastImage
+                allBoxes[i] = dets[i].box
+                allScores[i] = dets[i].score
+            }
         }
         // AP50-95's thresholds other than this evaluation's own (whose matching is AP50's), ascending.
         let others = Self.cocoIoUThresholds.filter { $0 != iouThreshold }
@@ -144,8 +146,13 @@ public struct Evaluator: Sendable {
             // One detection's IoU with each box of its image and class; reused for every detection.
             let ious = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, maxRows))
             defer { ious.deallocate() }
-            // Highest score first; equal scores keep their input order.
-            let order = Self.descendingOrder(byClass[c], scores: input.detections)
+            // The class's detections gathered in input order (one pass over the data set, in address
+            // order), then visited highest score first, equal scores in input order.
+            let members = byClass[c]
+            let classBoxes = members.map { allBoxes[$0] }
+            let classImages = members.map { detectionImage[$0] }
+            let classScores = members.map { allScores[$0] }
+            let order = Self.descendingOrder(classScores)
             let g = starts[c][n]
             guard g > 0 else {
                 return ClassResult(name: input.classNames[c], gtCount: 0, detections: order.count, ap50: nil, apCenter: nil,
@@ -160,10 +167,10 @@ public struct Evaluator: Sendable {
             let table = MatchingTable(matchings: e + 3, boxes: g)
             defer { table.deallocate() }
             for (rank, di) in order.enumerated() {
-                let img = detectionImage[di]
+                let img = classImages[di]
                 let rows = img >= 0 ? starts[c][img]..<starts[c][img + 1] : 0..<0
                 let first = rows.lowerBound
-                let d = input.detections[di].box
+                let d = classBoxes[di]
                 // Boxes that reach the lowest threshold in use: usually none or one, which settles every
                 // matching below without a search.
                 var candidates = 0, candidate = -1
@@ -230,12 +237,18 @@ public struct Evaluator: Sendable {
                     if own < 0 || own == b { table.falsePositives[s] += 1 }
                 }
             }
-            let scores = order.map { input.detections[$0].score }
+            let scores = order.map { classScores[$0] }
             let curve = Self.curve(tp: tpIoU, scores: scores, groundTruth: g)
-            // AP-center from its true positives alone (the same number as from its whole curve, which nothing keeps).
-            var centerSteps: [Int] = [], falseBefore = 0
-            for isTP in tpCenter { if isTP { centerSteps.append(falseBefore) } else { falseBefore += 1 } }
-            let ap50 = averagePrecision(curve)
+            // AP50 and AP-center from their true positives alone: the same numbers, bit for bit, as from
+            // their whole curves (`averagePrecision(falsePositivesBefore:groundTruth:)`), without the arrays.
+            func steps(_ tp: [Bool]) -> [Int] {
+                var out: [Int] = [], falseBefore = 0
+                out.reserveCapacity(g)
+                for isTP in tp { if isTP { out.append(falseBefore) } else { falseBefore += 1 } }
+                return out
+            }
+            let centerSteps = steps(tpCenter)
+            let ap50 = averagePrecision(falsePositivesBefore: steps(tpIoU), groundTruth: g)
             // AP at each of COCO's thresholds in ascending order, this evaluation's own being AP50.
             var otherAPs = (0..<e).map { averagePrecision(falsePositivesBefore: table.steps($0), groundTruth: g) }.makeIterator()
             let ap50to95 = Self.cocoIoUThresholds.reduce(0.0) { $0 + ($1 == iouThreshold ? ap50 : otherAPs.next()!) } / Double(Self.cocoIoUThresholds.count)
@@ -262,21 +275,20 @@ public struct Evaluator: Sendable {
                                 map50to95: mean(\.ap50to95, weighted: false), sizeBuckets: sized ? sizeBuckets : nil, map50BySize: map50BySize)
     }
 
-    /// `items` (indices into `detections`) from the highest score to the lowest, equal scores in
-    /// their order in `items`: a stable least-significant-digit radix sort on the scores' bits,
-    /// 8 bits a pass, skipping the passes whose digit every key shares (scores in [0, 1] share
-    /// their top bits). Equal to a stable comparison sort by descending score, in linear time.
-    static func descendingOrder(_ items: [Int], scores detections: [Detection]) -> [Int] {
-        let n = items.count
-        guard n > 1 else { return items }
+    /// The positions of `scores` from the highest score to the lowest, equal scores in their order:
+    /// a stable least-significant-digit radix sort on the scores' bits, 8 bits a pass, skipping
+    /// the passes whose digit every key shares (scores in [0, 1] share their top bits). Equal to a
+    /// stable comparison sort by descending score, in linear time.
+    static func descendingOrder(_ scores: [Double]) -> [Int] {
+        let n = scores.count
+        guard n > 1 else { return Array(0..<n) }
         // Keys whose ascending order is the scores' descending order (-0 taken as +0: they are equal).
-        var keys = items.map { i -> UInt64 in
-            let score = detections[i].score
+        var keys = scores.map { score -> UInt64 in
             let bits = (score == 0 ? 0.0 : score).bitPattern
             let ascending = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
             return ~ascending
         }
-        var order = items
+        var order = Array(0..<n)
         var keys2 = keys, order2 = order
         var counts = [Int](repeating: 0, count: 256)
         for shift in stride(from: 0, to: 64, by: 8) {
@@ -422,5 +434,48 @@ struct MatchingTable {
         fpBefore.deallocate()
         truePositives.deallocate()
         falsePositives.deallocate()
+    }
+}
+
+/// Ground truth laid out for `Evaluator.evaluate(_:detections:)`: each class's boxes flat and
+/// grouped by image, with each box's size bucket.
+public struct GroundTruthIndex: Sendable {
+    let classNames: [String]
+    let images: [GroundTruthImage]
+    let sizeBuckets: SizeBuckets
+    let imageIndex: [String: Int]
+    /// Class c's boxes of image i are rows starts[c][i] ..< starts[c][i + 1] of flat[c].
+    let starts: [[Int]]
+    let maxRows: Int
+    /// Whether every screen's area is known (AP by size needs it).
+    let sized: Bool
+    let flat: [[Box]]
+    /// Each box's size bucket (`SizeBucket.rawValue`); empty unless sized.
+    let flatBucket: [[Int]]
+    let screenAreas: [Double]
+
+    init(classNames: [String], images: [GroundTruthImage], sizeBuckets: SizeBuckets) {
+        let k = classNames.count, n = images.count
+        self.classNames = classNames
+        self.images = images
+        self.sizeBuckets = sizeBuckets
+        imageIndex = Dictionary(images.enumerated().map { ($1.imageID, $0) }, uniquingKeysWith: { a, _ in a })
+        var starts = [[Int]](repeating: [Int](repeating: 0, count: n + 1), count: k)
+        for (i, image) in images.enumerated() { for l in image.labels { starts[l][i + 1] += 1 } }
+        var maxRows = 0
+        for c in 0..<k { for i in 0..<n { maxRows = max(maxRows, starts[c][i + 1]); starts[c][i + 1] += starts[c][i] } }
+        let sized = images.allSatisfy { ($0.screenArea ?? 0) > 0 }
+        var flat = (0..<k).map { [Box](repeating: Box(xMin: 0, yMin: 0, xMax: 0, yMax: 0), count: starts[$0][n]) }
+        var flatBucket = (0..<k).map { [Int](repeating: 0, count: sized ? starts[$0][n] : 0) }
+        let screenAreas = sized ? images.map { $0.screenArea! } : []
+        var fill = starts.map { Array($0.dropLast()) }
+        for (i, image) in images.enumerated() {
+            for (b, l) in zip(image.boxes, image.labels) {
+                flat[l][fill[l][i]] = b
+                if sized { flatBucket[l][fill[l][i]] = sizeBuckets.bucket(share: b.area / screenAreas[i]).rawValue }
+                fill[l][i] += 1
+            }
+        }
+        (self.starts, self.maxRows, self.sized, self.flat, self.flatBucket, self.screenAreas) = (starts, maxRows, sized, flat, flatBucket, screenAreas)
     }
 }

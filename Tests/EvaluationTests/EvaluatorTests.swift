@@ -1,5 +1,5 @@
 import Boxes
-import Evaluation
+@testable import Evaluation
 import Images
 import Shards
 import Foundation
@@ -208,12 +208,40 @@ final class DetectionNumberTests: XCTestCase {
             let v = Double(state >> 11) * 0x1.0p-53 * pow(10, Double(Int(state % 13)) - 6)
             texts += [String(v), String(format: "%.6f", v), String(format: "%.3e", v), String(Float(v))]
         }
+        // 16-19 significant digits, past Clinger's fast path: a float score printed as a double, and halfway cases.
+        for _ in 0..<3000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            texts += [String(Double(Float(bitPattern: UInt32(truncatingIfNeeded: state >> 33) & 0x3F7F_FFFF))), "0." + String(state % 10_000_000_000_000_000_000)]
+        }
+        texts += ["9007199254740993.0", "0.50000000000000011102230246251565", "1.00000000000000011102230246251565404",
+                  "0.1000000000000000055511151231257827", "4503599627370497.5", "0.9999999999999999444888487687421729"]
         let json = "[" + texts.map { #"{"image_id": "a", "class": "icon", "score": \#($0), "box": [0, 0, 1, 1]}"# }.joined(separator: ",") + "]"
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("numbers-\(UUID().uuidString).json")
         try json.write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         let dets = try EvaluationLoader.detectionsJSON(url, classNames: ["icon"], imageIDs: ["a"], classMap: nil)
         for (d, t) in zip(dets, texts) { XCTAssertEqual(d.score, Double(t)!, "\(t)") }
+    }
+}
+
+final class DecimalToDoubleTests: XCTestCase {
+    /// m / 10^e is the correctly rounded double, or nil (left to strtod), for mantissas past 2^53.
+    func testQuotientsAreCorrectlyRounded() {
+        var state: UInt64 = 7
+        var checked = 0
+        for _ in 0..<200_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            let m = state >> UInt64(state % 11)  // 53 to 64 bits
+            let e = Int(state >> 40) % 23
+            guard let q = DecimalToDouble.quotient(m, e) else { continue }
+            XCTAssertEqual(q, Double("\(m)e-\(e)")!, "\(m)e-\(e)")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 150_000, "most of them take the exact path")
+        // Halfway between two doubles: ties go to the even significand, both ways.
+        XCTAssertEqual(DecimalToDouble.quotient(9_007_199_254_740_993, 0), 9_007_199_254_740_992)
+        XCTAssertEqual(DecimalToDouble.quotient(9_007_199_254_740_995, 0), 9_007_199_254_740_996)
+        XCTAssertEqual(DecimalToDouble.quotient(90_071_992_547_409_930, 1), 9_007_199_254_740_992)
     }
 }
 
