@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.0"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config.
@@ -48,7 +49,7 @@ let package = Package(
         // Optimizers, learning-rate schedules, gradient clipping.
         .target(name: "Optimizers", dependencies: ["Engine"]),
         // The SSD MobileNetV1 + FPN detector: model, anchors, box coder, matcher (ssd-model.md).
-        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes", "Images", "Checkpoints"]),
+        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes", "Images", "Checkpoints", .product(name: "Algorithms", package: "swift-algorithms")]),
         // Named float32 tensors as safetensors files: checkpoints and exports.
         .target(name: "Checkpoints"),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.

@@ -1,3 +1,4 @@
+import Algorithms
 import Boxes
 import Engine
 import Foundation
@@ -161,8 +162,11 @@ public final class SSDDetector {
                 // The sigmoid rounds: test the floor on the score itself too, as the spec states it.
                 if score > p.scoreFloor { level.append((Int32(range.lowerBound + e / k), Int32(e % k), score)) }
             }
-            level.sort { $0.score != $1.score ? $0.score > $1.score : ($0.anchor, $0.label) < ($1.anchor, $1.label) }
-            candidates += level.prefix(p.candidatesPerLevel)
+            // The level's best candidates in order, without sorting the rest (a bounded partial sort:
+            // with a low floor a level has tens of thousands).
+            candidates += level.min(count: p.candidatesPerLevel) {
+                $0.score != $1.score ? $0.score > $1.score : ($0.anchor, $0.label) < ($1.anchor, $1.label)
+            }
         }
         var boxes: [Box] = []
         boxes.reserveCapacity(candidates.count)
