@@ -5,11 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType, Tesseract for OCR, Open MPI for
-# data-parallel training), the font the synthetic screens and overlays draw text with,
+# Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType, Open MPI for data-parallel training),
+# Tesseract for OCR (its header at build time; describe loads the library when it runs), the font the
+# synthetic screens and overlays draw text with,
 # Tesseract's English data, mpirun, and h5dump, which the tests read our shards with.
 packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libturbojpeg0-dev libfreetype-dev fonts-dejavu-core
           libtesseract-dev tesseract-ocr-eng libopenmpi-dev openmpi-bin)
+# --bench: also oneDNN, whose bf16 and int8 GEMMs Experiments/mixed-precision measures against OpenBLAS.
+if [ "${1:-}" = "--bench" ]; then packages+=(libdnnl-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

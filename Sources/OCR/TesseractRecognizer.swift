@@ -23,10 +23,12 @@ public final class TesseractRecognizer: TextRecognizer {
     public let language: String
     /// Images are read at about this width (see above); 0 reads them at their own size.
     public let targetWidth: Int
+    private let api: TesseractLibrary
     private let handle: OpaquePointer
 
     /// An engine for `language` with its data from `dataPath` (else `TESSDATA_PREFIX`, else the
-    /// Debian path). Throws `OCRError.cannotStart` when the data or the library cannot be used.
+    /// Debian path). Throws `OCRError.libraryMissing` when libtesseract cannot be loaded and
+    /// `OCRError.cannotStart` when the language data cannot be used.
     public init(dataPath: String? = nil, language: String = "eng", targetWidth: Int = 780) throws {
         let path = dataPath ?? ProcessInfo.processInfo.environment["TESSDATA_PREFIX"] ?? Self.defaultDataPath
         self.dataPath = path
@@ -38,22 +40,24 @@ public final class TesseractRecognizer: TextRecognizer {
             throw OCRError.cannotStart(dataPath: path, language: language,
                                        reason: "no readable \(language).traineddata there (scripts/setup.sh installs Debian's tesseract-ocr-eng)")
         }
-        guard let api = TessBaseAPICreate() else {
+        let api = try TesseractLibrary.shared.get()
+        self.api = api
+        guard let engine = api.create() else {
             throw OCRError.cannotStart(dataPath: path, language: language, reason: "the library did not create an engine")
         }
-        guard TessBaseAPIInit3(api, path, language) == 0 else {
-            TessBaseAPIDelete(api)
+        guard api.initialise(engine, path, language) == 0 else {
+            api.delete(engine)
             throw OCRError.cannotStart(dataPath: path, language: language, reason: "Tesseract could not load the language data")
         }
-        TessBaseAPISetPageSegMode(api, PSM_SPARSE_TEXT)
+        api.setPageSegMode(engine, PSM_SPARSE_TEXT)
         // Its diagnostics would otherwise go to stderr for every image.
-        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        handle = api
+        _ = api.setVariable(engine, "debug_file", "/dev/null")
+        handle = engine
     }
 
     deinit {
-        TessBaseAPIEnd(handle)
-        TessBaseAPIDelete(handle)
+        api.end(handle)
+        api.delete(handle)
     }
 
     /// The lines of `image`, with boxes in its pixels and confidences in 0...1; empty lines are left out.
@@ -66,11 +70,11 @@ public final class TesseractRecognizer: TextRecognizer {
             throw OCRError.recognitionFailed(size: image.size, reason: "too wide for Tesseract")
         }
         return try input.pixels.withUnsafeBufferPointer { pixels -> [TextLine] in
-            TessBaseAPISetImage(handle, pixels.baseAddress, Int32(input.width), Int32(input.height), 3, Int32(input.width * 3))
+            api.setImage(handle, pixels.baseAddress, Int32(input.width), Int32(input.height), 3, Int32(input.width * 3))
             // A screenshot has no physical resolution; this keeps Tesseract from guessing (and saying so).
-            TessBaseAPISetSourceResolution(handle, 300)
-            defer { TessBaseAPIClear(handle) }
-            guard TessBaseAPIRecognize(handle, nil) == 0 else {
+            api.setSourceResolution(handle, 300)
+            defer { api.clear(handle) }
+            guard api.recognize(handle, nil) == 0 else {
                 throw OCRError.recognitionFailed(size: image.size, reason: "Tesseract's Recognize returned an error")
             }
             return lines(scaleX: Float(image.width) / Float(input.width), scaleY: Float(image.height) / Float(input.height))
@@ -87,20 +91,20 @@ public final class TesseractRecognizer: TextRecognizer {
 
     /// The recognised lines, boxes scaled back by `scaleX` and `scaleY`.
     private func lines(scaleX: Float, scaleY: Float) -> [TextLine] {
-        guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
-        defer { TessResultIteratorDelete(iterator) }
-        let page = TessResultIteratorGetPageIterator(iterator)
+        guard let iterator = api.getIterator(handle) else { return [] }
+        defer { api.deleteIterator(iterator) }
+        let page = api.pageIterator(iterator)
         var out: [TextLine] = []
         repeat {
-            guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_TEXTLINE) else { continue }
+            guard let raw = api.utf8Text(iterator, RIL_TEXTLINE) else { continue }
             let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
-            TessDeleteText(raw)
+            api.deleteText(raw)
             var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
-            guard !text.isEmpty, TessPageIteratorBoundingBox(page, RIL_TEXTLINE, &left, &top, &right, &bottom) != 0 else { continue }
-            let confidence = TessResultIteratorConfidence(iterator, RIL_TEXTLINE) / 100
+            guard !text.isEmpty, api.boundingBox(page, RIL_TEXTLINE, &left, &top, &right, &bottom) != 0 else { continue }
+            let confidence = api.confidence(iterator, RIL_TEXTLINE) / 100
             let box = Box(xMin: Float(left), yMin: Float(top), xMax: Float(right), yMax: Float(bottom)).transformed(scaleX: scaleX, scaleY: scaleY)
             out.append(TextLine(box: box, text: text, confidence: min(1, max(0, confidence))))
-        } while TessResultIteratorNext(iterator, RIL_TEXTLINE) != 0
+        } while api.next(iterator, RIL_TEXTLINE) != 0
         return out
     }
 }

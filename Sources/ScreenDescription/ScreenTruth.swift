@@ -5,15 +5,23 @@ public struct ScreenTruthError: Error, CustomStringConvertible, Equatable {
     public let imageID: String
     public let field: String
     public let problem: String
+    /// The file the screen was read from, where the reader knows it.
+    public let file: String?
 
     /// An error with every part given.
-    public init(imageID: String, field: String, problem: String) {
+    public init(imageID: String, field: String, problem: String, file: String? = nil) {
         self.imageID = imageID
         self.field = field
         self.problem = problem
+        self.file = file
     }
 
-    public var description: String { "screen \(imageID): \(field): \(problem)" }
+    /// The same error, naming the file the screen came from.
+    public func located(in file: String) -> ScreenTruthError {
+        ScreenTruthError(imageID: imageID, field: field, problem: problem, file: file)
+    }
+
+    public var description: String { (file.map { "\($0): " } ?? "") + "screen \(imageID): \(field): \(problem)" }
 }
 
 /// One screen's ground truth for description metrics, as a shard stores it (screen-description.md,

@@ -61,9 +61,13 @@ public struct ScreenRecognizer {
 /// unknown keys and impossible values refused naming the key.
 public enum DescriptionConfigLoader {
     static let strict = StrictConfig(defaults: DescriptionConfig()) { $0.problems() }
+    static let paperOnly = StrictConfig(defaults: DescriptionConfig.paper) { $0.problems() }
 
-    /// The config of `url` (nil: the defaults) with `overrides` ("dotted.key=value") applied after it.
-    public static func load(_ url: URL?, overrides: [String] = []) throws -> DescriptionConfig { try strict.load(url, overrides: overrides) }
+    /// The config of `url` with `overrides` ("dotted.key=value") applied after it, both laid over the
+    /// defaults, or over the paper's steps alone (`DescriptionConfig.paper`) when `paper` is true.
+    public static func load(_ url: URL?, overrides: [String] = [], paper: Bool = false) throws -> DescriptionConfig {
+        try (paper ? paperOnly : strict).load(url, overrides: overrides)
+    }
 
     /// The config as YAML, every key written out.
     public static func yaml(_ config: DescriptionConfig) throws -> String { try StrictConfig<DescriptionConfig>.yaml(config) }

@@ -16,7 +16,9 @@ public enum TruthScreens {
             guard let stored = set.readers[k].imageSize else {
                 throw ShardError.missing(path: set.readers[k].url.path, name: "dataset images (a truth shard needs its screens' size)")
             }
-            return try truth(record, storedSize: stored, classNames: set.classNames)
+            do { return try truth(record, storedSize: stored, classNames: set.classNames) } catch let error as ScreenTruthError {
+                throw error.located(in: set.readers[k].url.path)
+            }
         }
     }
 

@@ -26,8 +26,13 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 
 struct Synth: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render synthetic iPhone-style screens with exact boxes into shards.",
-        discussion: "Writes OUT/synth-00000.h5, OUT/synth-00001.h5, ... The same seed gives the same bytes.")
+        abstract: "Render synthetic iOS and Android screens with exact boxes into shards.",
+        discussion: """
+        Phones and tablets, each app with its own platform, theme, fonts, icon style and language, letterboxed into
+        --size as imported screenshots are, with the 13 default classes' boxes and the screen-description ground truth
+        (group_index, nav_order, selected, interactive, texts, group_kinds). Writes OUT/synth-00000.h5,
+        OUT/synth-00001.h5, ... The same seed gives the same bytes.
+        """)
 
     @Option(help: "Number of screens.") var count: Int = 1000
     @Option(help: "Image size as WxH.") var size: Size = Size(width: 256, height: 512)

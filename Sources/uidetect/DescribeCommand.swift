@@ -37,6 +37,7 @@ struct Describe: ParsableCommand {
     @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Screen shards, folders or globs (instead of screenshots).") var data: [String] = []
     @Option(help: "Output folder.") var out: String?
     @Flag(help: "Write only description.json and index.html, no page per screen (quicker, for measuring).") var noPages = false
+    @Flag(help: "Start from the paper's steps alone, every rule and cue of our own off (--config and --set still apply on top).") var paper = false
     @Flag(help: "Print the description config with every key, and exit.") var printConfig = false
     @Argument(help: "Screenshots (PNG or JPEG) and folders of them.") var inputs: [String] = []
     @OptionGroup var threads: ThreadOptions
@@ -59,7 +60,7 @@ struct Describe: ParsableCommand {
 
     private func body() throws {
         try reportingErrors {
-            let describerConfig = try DescriptionConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides)
+            let describerConfig = try DescriptionConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides, paper: paper)
             if printConfig { return print(try DescriptionConfigLoader.yaml(describerConfig), terminator: "") }
             let shards = try data.isEmpty ? nil : ShardSet(data)
             let screens = try shards.map { Self.shardScreens($0, truthBoxes: boxesFromTruth) } ?? Self.screenshots(inputs)
@@ -109,7 +110,12 @@ struct Describe: ParsableCommand {
                 var id = screen.imageID
                 if usedIDs.contains(id) { id += "-\(k)" }
                 usedIDs.insert(id)
-                let (description, _, timing) = try pipeline.describe(imageID: id, image: image, given: given)
+                // One screen that cannot be described (OCR failing on it, say) is reported and skipped, as an unreadable file is.
+                let description: DescribedScreen, timing: ScreenRecognizer.Timing
+                do { (description, _, timing) = try pipeline.describe(imageID: id, image: image, given: given) } catch {
+                    skipped.append("\(screen.source): \(error)")
+                    continue
+                }
                 described.append(description)
                 timings.append(timing)
                 let page = "\(Self.fileSafe(id)).html"

@@ -79,8 +79,14 @@ struct EvaluateDescription: ParsableCommand {
         try reportingErrors {
             let truths = try TruthScreens.read(ShardSet(data))
             let described = try DescriptionFile.read(from: URL(fileURLWithPath: description))
-            let pairs = try DescriptionMetrics.pair(descriptions: described, truths: truths)
-            let metrics = DescriptionMetricsFile(try pairs.map { try DescriptionMetrics.evaluate($0.description, against: $0.truth) })
+            // A described screen the truth lacks, or one whose size disagrees, is the description file's fault: name it.
+            let metrics: DescriptionMetricsFile
+            do {
+                let pairs = try DescriptionMetrics.pair(descriptions: described, truths: truths)
+                metrics = DescriptionMetricsFile(try pairs.map { try DescriptionMetrics.evaluate($0.description, against: $0.truth) })
+            } catch let error as ScreenTruthError where error.file == nil {
+                throw error.located(in: description)
+            }
             let report = DescriptionMetricsReport(metrics, title: "Description of \(description) against \(data.joined(separator: " "))")
             let folder = try StagedFolder(out, marker: DescriptionMetricsFile.fileName)
             defer { folder.discard() }

@@ -11,8 +11,8 @@ struct Predict: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Detect UI elements on PNG and JPEG screenshots of any size; write detections JSON and overlay PNGs.",
         discussion: """
-        Each screenshot is letterboxed into the model's input, detected, filtered for deployment (per-class NMS, suppression
-        across visually similar classes at IoU > 0.8, a threshold per class from --thresholds, --score-threshold for the rest)
+        Each screenshot is letterboxed into the model's input, detected, filtered for deployment (per-class NMS, a threshold per
+        class from --thresholds and --score-threshold for the rest, then suppression across visually similar classes at IoU > 0.8)
         and mapped back to its own pixels. Writes OUT/detections.json (evaluation.md's format, image_id = the file name
         without extension; a name already taken gets -2, -3, ...), OUT/images.json (each image_id's path, width, height and
         COCO id), OUT/detections.coco.json (COCO results; ids from --coco-ids, or else images 1, 2, ... in input order and

@@ -21,16 +21,19 @@ struct MissingBinary: Error, CustomStringConvertible {
     var description: String { "uidetect binary not found next to the test bundle: build it with `swift build --product uidetect`" }
 }
 
-/// Runs the built `uidetect` and reads what it prints.
-func runUIDetect(_ arguments: [String]) throws -> CLIRun {
-    try runProgram(try uidetectBinary(), arguments)
+/// Runs the built `uidetect` and reads what it prints; `environment` adds to (or replaces) this process's variables.
+func runUIDetect(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+    try runProgram(try uidetectBinary(), arguments, environment: environment)
 }
 
 /// Runs a program and reads what it prints.
-func runProgram(_ executable: URL, _ arguments: [String]) throws -> CLIRun {
+func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

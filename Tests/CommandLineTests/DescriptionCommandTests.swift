@@ -51,6 +51,7 @@ final class DescriptionCommandTests: XCTestCase {
                                "--out", scored.path])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.stderr.contains("no ground truth for this described screen"), run.stderr)
+        XCTAssertTrue(run.stderr.contains(described.appendingPathComponent("description.json").path), "the error names the description file: \(run.stderr)")
         let broken = dir.appendingPathComponent("broken.json")
         try Data(#"[{"image_id": 3}]"#.utf8).write(to: broken)
         run = try runUIDetect(["evaluate-description", "--data", truth.path, "--description", broken.path, "--out", scored.path])
@@ -92,6 +93,26 @@ final class DescriptionCommandTests: XCTestCase {
         let screens = try JSONSerialization.jsonObject(with: Data(contentsOf: described.appendingPathComponent("description.json"))) as! [[String: Any]]
         XCTAssertEqual(screens.map { $0["image_id"] as? String }, ["plain"])
         XCTAssertFalse((screens[0]["elements"] as? [Any] ?? []).isEmpty, "the planted detector's texts are described")
+
+        // Without the Tesseract library (here: pointed at a file that does not exist), describe says so and
+        // describes without OCR; it does not crash, and uidetect starts at all because the library is loaded, not linked.
+        let withoutOCR = dir.appendingPathComponent("described-without-tesseract")
+        run = try runUIDetect(["describe", "--checkpoint", checkpoint.path, "--score-threshold", "0.99", shots.path, "--out", withoutOCR.path],
+                              environment: ["UIDETECT_TESSERACT_LIBRARY": dir.appendingPathComponent("no-libtesseract.so").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("the Tesseract library could not be loaded"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("describing without OCR"), run.stdout)
+        let withoutOCRScreens = try JSONSerialization.jsonObject(with: Data(contentsOf: withoutOCR.appendingPathComponent("description.json"))) as! [[String: Any]]
+        XCTAssertEqual(withoutOCRScreens.map { $0["image_id"] as? String }, ["plain"])
+
+        // A checkpoint that is not a detector: an error naming the file, and nothing written.
+        let notADetector = dir.appendingPathComponent("not-a-detector.safetensors")
+        try Data("not a safetensors file at all".utf8).write(to: notADetector)
+        let refused = dir.appendingPathComponent("refused")
+        run = try runUIDetect(["describe", "--checkpoint", notADetector.path, "--no-ocr", shots.path, "--out", refused.path])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.stderr.contains(notADetector.path), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: refused.path), "nothing is written for a checkpoint that is not a detector")
 
         run = try runUIDetect(["train-icons", "--data", train.path, "--val", val.path, "--out", dir.appendingPathComponent("x.json").path, "--precision", "1.5"])
         XCTAssertNotEqual(run.status, 0)

@@ -1,7 +1,7 @@
 import Boxes
 import Foundation
 import Images
-import OCR
+@testable import OCR
 import XCTest
 
 final class OCRTests: XCTestCase {
@@ -65,6 +65,19 @@ final class OCRTests: XCTestCase {
 
     func testABlankImageHasNoText() throws {
         XCTAssertEqual(try TesseractRecognizer().recognise(RGBImage(size: Size(width: 200, height: 100), fill: RGB(240, 240, 240))), [])
+    }
+
+    /// The library is loaded, not linked: a missing one is an error saying so (describe then goes on
+    /// without OCR), and another library without Tesseract's functions is refused naming the first missing.
+    func testAMissingLibraryIsAnErrorNotACrash() throws {
+        guard case .failure(let missing) = TesseractLibrary.load(["/nonexistent/libtesseract.so.5"]) else { return XCTFail("loaded a file that does not exist") }
+        XCTAssertTrue(missing.description.contains("the Tesseract library could not be loaded"), missing.description)
+        XCTAssertTrue(missing.description.contains("/nonexistent/libtesseract.so.5"), missing.description)
+        guard case .failure(let wrong) = TesseractLibrary.load(["libm.so.6"]) else { return XCTFail("took libm for Tesseract") }
+        XCTAssertTrue(wrong.description.contains("libm.so.6 has no TessBaseAPICreate"), wrong.description)
+        guard case .success = TesseractLibrary.load(["/nonexistent/libtesseract.so.5"] + TesseractLibrary.candidates) else {
+            return XCTFail("the installed library was not found after a missing one")
+        }
     }
 
     func testUnusableLanguageDataIsAnErrorNotACrash() throws {

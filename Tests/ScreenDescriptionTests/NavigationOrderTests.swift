@@ -53,6 +53,34 @@ final class NavigationOrderTests: XCTestCase {
     }
 }
 
+final class NavigationOrderInsideGroupsTests: XCTestCase {
+    /// The members of a group are put in XY-cut order like the top level, at every depth, whatever
+    /// order they arrived in; groups are ordered among the top-level elements by their frames.
+    func testTheSameOrderIsAppliedInsideEveryGroup() {
+        var s = state([
+            detection("text", box(200, 300, 380, 320)),   // 0 row 2, right
+            detection("icon", box(20, 300, 60, 340)),     // 1 row 2, left
+            detection("text", box(20, 100, 380, 120)),    // 2 row 1, second line
+            detection("text", box(20, 60, 380, 80)),      // 3 row 1, first line
+            detection("text", box(20, 20, 380, 40)),      // 4 a title above both
+        ])
+        // Members handed over out of order: the row's text before its icon, the second line before the first.
+        let inner = s.group(.group, [s.elements[2], s.elements[3]])
+        let innerID = inner.id
+        let outer = s.group(.group, [s.elements[0], s.elements[1]])
+        let lines = DescribedElement(id: s.takeID(), kind: .container, frame: box(10, 50, 390, 130), score: nil, source: .group, children: [inner])
+        XCTAssertEqual(outer.children.map(\.id), [0, 1])
+        XCTAssertEqual(inner.children.map(\.id), [2, 3])
+        s.elements = [outer, lines, s.elements[4]]
+        NavigationOrder.apply(&s, insideFraction: DescriptionConfig().insideFraction)
+        XCTAssertEqual(s.elements.map { $0.children.isEmpty ? [$0.id] : $0.leaves.map(\.id) }, [[4], [3, 2], [1, 0]],
+                       "the title, then the lines' container, then the row: top to bottom")
+        XCTAssertEqual(s.elements[2].children.map(\.id), [1, 0], "the row's icon before its text: left to right")
+        XCTAssertEqual(s.elements[1].children.map(\.id), [innerID])
+        XCTAssertEqual(s.elements[1].children[0].children.map(\.id), [3, 2], "two levels down, the first line before the second")
+    }
+}
+
 final class DialogFocusTests: XCTestCase {
     func testOnlyTheDialogAndWhatLiesInsideItAreDescribed() {
         let detections = [

@@ -122,6 +122,17 @@ final class InteractivityTests: XCTestCase {
         XCTAssertEqual(unknown.elements[0].traits, [], "without a model an icon is neither a button nor an image")
     }
 
+    /// Step 5: every control class of the spec is interactive by its class alone, without a model;
+    /// texts, pictures, containers and dialogs are not.
+    func testEveryControlClassIsInteractiveByClass() {
+        let controls = ["text_field", "toggle_selected", "toggle_unselected", "checkbox_selected", "checkbox_unselected",
+                        "slider", "page_control", "segmented_control"]
+        let others = ["text", "picture", "container", "dialog"]
+        var s = state((controls + others).enumerated().map { i, name in detection(name, box(20, Float(40 * i), 200, Float(40 * i + 30))) })
+        InteractivityAssignment(model: nil).apply(&s)
+        XCTAssertEqual(s.elements.map(\.interactive), controls.map { _ in true } + others.map { _ in false })
+    }
+
     func testIconFeaturesByHand() {
         // A 40 x 20 icon centred at (100, 780) on 400 x 800, a text 30 px to its right, one more element on its row.
         let f = IconFeatures(icon: box(80, 770, 120, 790), screen: Size(width: 400, height: 800),
