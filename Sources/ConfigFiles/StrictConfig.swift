@@ -84,7 +84,9 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
         switch node {
         case .scalar(let s):
             guard s.style == .plain, s.string.contains(where: { $0 == "e" || $0 == "." }), let d = Double(s.string), d.isFinite else { return node }
-            let asFloat = String(format: "%.15g", Double(Float(d))) == String(format: "%.15g", d)
+            // Yams's 15 digits are within 5e-15 of the float32's double; a double field (0.9998) is not
+            // that close to any float32 unless it is one, and then the float32's text is the same number.
+            let asFloat = abs(Double(Float(d)) - d) <= abs(d) * 1e-14
             let text = asFloat ? "\(Float(d))" : "\(d)"
             return .scalar(Node.Scalar(text, s.tag, s.style))
         case .mapping(let m):

@@ -118,9 +118,9 @@ public final class Trainer {
             try group?.barrier(what: "opening the run folder")
             if opened == nil { opened = try RunFolder.open(url, expecting: given) }
             let (folder, saved, extendedFrom) = opened!
-            let setup = try TrainingSetup(config: saved, ranks: group?.size ?? 1)
             // A run killed before its first checkpoint starts again from nothing with its own config.
             let fresh = !FileManager.default.fileExists(atPath: folder.checkpoints.last.path)
+            let setup = try TrainingSetup(config: saved, ranks: group?.size ?? 1, initialWeights: fresh)
             try self.init(setup: setup, folder: folder, resuming: !fresh, logger: runLogger(for: folder), group: group)
             self.lock = lock
             if fresh { self.logger.info("the run had no checkpoint yet: started again from step 0 with its config") }

@@ -28,8 +28,10 @@ public struct TrainingSetup {
     public let ema: WeightAverage?
     public let emaModel: SSDModel?
 
-    /// `ranks`: the processes of a data-parallel run, which share every batch.
-    public init(config c: RunConfig, ranks: Int = 1) throws {
+    /// `ranks`: the processes of a data-parallel run, which share every batch. `initialWeights`
+    /// false skips `init_from` (a resumed run's checkpoint holds the weights, and the file it
+    /// started from may have moved since).
+    public init(config c: RunConfig, ranks: Int = 1, initialWeights: Bool = true) throws {
         config = c
         if let p = c.problems().first { throw ConfigError(source: "config", key: p.key, problem: p.problem) }
         if c.batchSize % ranks != 0 {
@@ -66,7 +68,7 @@ public struct TrainingSetup {
         self.model = model
         try Self.checkMemory(model: model, batch: c.batchSize / ranks)
         let names = classNames
-        transfer = try c.initFrom.map { try WeightTransfer.apply(from: $0, to: model, classNames: names) }
+        transfer = initialWeights ? try c.initFrom.map { try WeightTransfer.apply(from: $0, to: model, classNames: names) } : nil
         let parts = Set(model.partNames)
         if let unknown = c.freeze.first(where: { !parts.contains($0) }) {
             throw ConfigError(source: "config", key: "freeze", problem: "'\(unknown)' is no part of the model; parts are backbone, fpn, class_head, box_head, or a module path below them such as backbone.b1 or fpn.lateral3")

@@ -56,7 +56,7 @@ struct BenchEngine: ParsableCommand {
 enum BenchTables {
     static func render(_ r: EngineBenchmarkReport) -> String {
         var lines: [String] = []
-        lines.append("bench network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) threads, median of \(r.repeats) runs")
+        lines.append("bench network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) thread\(r.threads == 1 ? "" : "s"), median of \(r.repeats) runs")
         lines.append(String(format: "reference: cblas_sgemm %@, median %.1f GFLOP/s over row blocks on the engine's workers, one timed beside each conv (ratios use that one)", r.sgemmShape, r.sgemmGFLOPS))
         lines.append(String(format: "           the same on OpenBLAS's own threads: %.1f GFLOP/s", r.openBLASThreadedGFLOPS))
         lines.append("")
@@ -202,7 +202,7 @@ struct BenchTrain: ParsableCommand {
                 try printJSON(r)
                 return
             }
-            print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) threads, OpenBLAS \(r.blasKernels) kernels, median of \(r.runs) runs of \(steps) steps")
+            print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs) runs of \(steps) steps")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  step alone (as bench.py times it):  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
             if let cl = r.torchChannelsLastImagesPerSecond, let nchw = r.torchImagesPerSecond, let ratio = r.ratioToTorchChannelsLast {
@@ -271,7 +271,7 @@ struct BenchONNX: ParsableCommand {
             bench.profile = profile
             let r = try bench.run()
             if json { return try printJSON(r) }
-            print("\(r.network) network, one image, \(r.threads) threads, OpenBLAS \(r.blasKernels) kernels, median of \(r.runs)")
+            print("\(r.network) network, one image, \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs)")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))
             if let t = r.onnxruntimeMilliseconds, let ratio = r.ratio {

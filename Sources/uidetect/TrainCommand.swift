@@ -12,8 +12,10 @@ struct Train: ParsableCommand {
         discussion: """
         The config (YAML) is laid over the defaults; unknown keys, wrong types and impossible values are errors naming the key.
         --set key=value (dotted keys, YAML values) overrides it, e.g. --set optimizer.learning_rate=0.01 --set steps=2000.
-        The run folder (Experiments/NAME by default) gets config.yaml (the resolved config, never rewritten), train.log,
-        metrics.csv, checkpoints/last and checkpoints/best (by validation mAP50), and validation/ (the latest evaluation).
+        The run folder (Experiments/NAME by default) gets config.yaml (the resolved config; rewritten only when a resume
+        extends the run), train.log, metrics.csv, report.html (training curves above the latest validation),
+        checkpoints/last and checkpoints/best (by validation mAP50), validation/ (the latest evaluation, and each one in
+        validation/step-N/) and tensorboard/ (event files: tensorboard --logdir Experiments).
         Ctrl-C finishes the current step, writes checkpoints/last and exits; --resume goes on from there and ends with
         the same weights as an uninterrupted run (on the same machine). A finished or early-stopped run is extended
         with --resume --set steps=N (N larger).

@@ -101,6 +101,16 @@ final class RunFeatureTests: XCTestCase {
             XCTAssertEqual((e as? ConfigError)?.key, "init_from")
             XCTAssertTrue("\(e)".contains("tensor 'fpn.lateral3.weight'"), "\(e)")
         }
+
+        // Resumed, the run takes its weights from its own checkpoint: the weights it started from may be gone.
+        let moved = source.deletingLastPathComponent().appendingPathComponent(source.lastPathComponent + "-moved")
+        try FileManager.default.moveItem(at: source, to: moved)
+        addTeardownBlock { try? FileManager.default.removeItem(at: moved) }
+        var longer = c
+        longer.steps = 2
+        let resumed = try Trainer(config: longer, folder: run, resume: true)
+        XCTAssertNil(resumed.setup.transfer, "init_from is not read again on resume")
+        _ = try resumed.run()
     }
 
     func testFrozenBackboneStaysFixedWithItsRunningStatistics() throws {
@@ -189,6 +199,17 @@ final class RunFeatureTests: XCTestCase {
             XCTAssertTrue(text.contains(expected), "\(expected) in\n\(text)")
         }
         XCTAssertEqual(try ConfigLoader.load(yaml: text, source: "x"), RunConfig(), "and they read back to the same config")
+        // Rates whose 15-digit expansion Yams rounds differently from the float's own (0.004 was written 0.0040000001899898).
+        for (rate, written) in [(Float(0.004), "0.004"), (0.002, "0.002"), (0.006, "0.006"), (0.0003, "0.0003"), (0.07, "0.07"), (1e-05, "1e-05")] {
+            var config = RunConfig()
+            config.optimizer.learningRate = rate
+            let yaml = try ConfigLoader.yaml(config)
+            XCTAssertTrue(yaml.contains("learning_rate: \(written)\n"), "learning_rate \(rate) written as \(written) in\n\(yaml)")
+            XCTAssertEqual(try ConfigLoader.load(yaml: yaml, source: "x"), config)
+        }
+        var config = RunConfig()
+        config.ema.decay = 0.9998
+        XCTAssertTrue(try ConfigLoader.yaml(config).contains("decay: 0.9998\n"), "a double field keeps its own digits")
     }
 }
 
