@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the built-in default: set up and build (release); check the engine;
 # synthesize the default data set if it is missing and split it by app; train the
-# quickstart detector (6 to 10 minutes on 2 cores; a second call resumes or reuses it);
+# quickstart detector (about 18 minutes on 2 cores; a second call resumes or reuses it);
 # evaluate its best checkpoint on the held-out test screens and say where the report is.
 # Extra arguments go to `uidetect train` (e.g. --set steps=500).
 set -euo pipefail
