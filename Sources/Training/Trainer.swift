@@ -186,7 +186,9 @@ public final class Trainer {
             if let t = setup.transfer {
                 logger.info("init_from \(t.source): \(t.loaded.count) tensors loaded, \(t.reinitialised.count) started afresh, \(t.dropped.count) dropped")
                 if !t.reinitialised.isEmpty {
-                    logger.info("  the vocabularies differ: \(t.reinitialised.joined(separator: ", ")) re-initialised, keeping the rows of \(t.keptClasses.count) shared classes (\(t.keptClasses.joined(separator: ", ")))")
+                    let kept = t.keptClasses.isEmpty ? "no class name is in both, so no row is kept"
+                        : "keeping the rows of \(t.keptClasses.count) shared classes (\(t.keptClasses.joined(separator: ", ")))"
+                    logger.info("  the vocabularies differ: \(t.reinitialised.joined(separator: ", ")) re-initialised, \(kept)")
                 }
                 if !t.dropped.isEmpty { logger.info("  dropped: \(t.dropped.joined(separator: ", "))") }
             }
@@ -207,7 +209,8 @@ public final class Trainer {
             logger.info("\("  " + name.padding(toLength: 20, withPad: " ", startingAt: 0))\(String(format: "%8d boxes   weight %.4f", setup.boxCounts[k], setup.loss.assigner.classWeights[k]))")
         }
         let threads = setup.threads
-        logger.info("optimizer \(c.optimizer.name.rawValue), learning rate \(c.optimizer.learningRate) (\(c.schedule.name.rawValue)), batch \(c.batchSize), \(c.steps) steps, \(threads) thread\(threads == 1 ? "" : "s")")
+        logger.info("optimizer \(c.optimizer.name.rawValue), learning rate \(c.optimizer.learningRate) (\(c.schedule.name.rawValue)), batch \(c.batchSize), \(c.steps) steps, \(threads) thread\(threads == 1 ? "" : "s"), OpenBLAS \(BLASKernels.current) kernels")
+        if let advice = BLASKernels.advice() { logger.info("note: \(advice)") }
     }
 
     /// Trains until `config.steps`, or until `shouldStop()` says so before a step; the hooks

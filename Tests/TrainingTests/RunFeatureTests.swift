@@ -94,6 +94,7 @@ final class RunFeatureTests: XCTestCase {
         let log = try String(contentsOf: run.appendingPathComponent("train.log"), encoding: .utf8)
         XCTAssertTrue(log.contains("init_from \(try DetectorWeights.resolve(source.path).path)"), log)
         XCTAssertTrue(log.contains("keeping the rows of 2 shared classes (text, icon)"), log)
+        XCTAssertTrue(log.contains("OpenBLAS \(BLASKernels.current) kernels"), "the log names the GEMM kernels: \(log)")
         // A network that cannot take the weights is refused, naming the tensor.
         var wider = c
         wider.model.fpnDepth = 16
