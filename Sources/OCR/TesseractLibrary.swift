@@ -68,28 +68,28 @@ struct TesseractLibrary: @unchecked Sendable {
     }
 
     private init(handle: UnsafeMutableRawPointer, name: String) throws {
-        func symbol<F>(_ symbol: String, as _: F.Type) throws -> F {
+        // Each function's type is the property's it is assigned to.
+        func symbol<F>(_ symbol: String) throws -> F {
             guard let address = dlsym(handle, symbol) else { throw MissingSymbol(library: name, symbol: symbol) }
             return unsafeBitCast(address, to: F.self)
         }
-        create = try symbol("TessBaseAPICreate", as: (@convention(c) () -> OpaquePointer?).self)
-        initialise = try symbol("TessBaseAPIInit3", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32).self)
-        delete = try symbol("TessBaseAPIDelete", as: (@convention(c) (OpaquePointer?) -> Void).self)
-        end = try symbol("TessBaseAPIEnd", as: (@convention(c) (OpaquePointer?) -> Void).self)
-        clear = try symbol("TessBaseAPIClear", as: (@convention(c) (OpaquePointer?) -> Void).self)
-        setPageSegMode = try symbol("TessBaseAPISetPageSegMode", as: (@convention(c) (OpaquePointer?, TessPageSegMode) -> Void).self)
-        setVariable = try symbol("TessBaseAPISetVariable", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32).self)
-        setImage = try symbol("TessBaseAPISetImage", as: (@convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32) -> Void).self)
-        setSourceResolution = try symbol("TessBaseAPISetSourceResolution", as: (@convention(c) (OpaquePointer?, Int32) -> Void).self)
-        recognize = try symbol("TessBaseAPIRecognize", as: (@convention(c) (OpaquePointer?, OpaquePointer?) -> Int32).self)
-        getIterator = try symbol("TessBaseAPIGetIterator", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self)
-        deleteIterator = try symbol("TessResultIteratorDelete", as: (@convention(c) (OpaquePointer?) -> Void).self)
-        pageIterator = try symbol("TessResultIteratorGetPageIterator", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self)
-        utf8Text = try symbol("TessResultIteratorGetUTF8Text", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> UnsafeMutablePointer<CChar>?).self)
-        deleteText = try symbol("TessDeleteText", as: (@convention(c) (UnsafePointer<CChar>?) -> Void).self)
-        boundingBox = try symbol("TessPageIteratorBoundingBox", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
-                                                                                       UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Int32).self)
-        confidence = try symbol("TessResultIteratorConfidence", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Float).self)
-        next = try symbol("TessResultIteratorNext", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self)
+        create = try symbol("TessBaseAPICreate")
+        initialise = try symbol("TessBaseAPIInit3")
+        delete = try symbol("TessBaseAPIDelete")
+        end = try symbol("TessBaseAPIEnd")
+        clear = try symbol("TessBaseAPIClear")
+        setPageSegMode = try symbol("TessBaseAPISetPageSegMode")
+        setVariable = try symbol("TessBaseAPISetVariable")
+        setImage = try symbol("TessBaseAPISetImage")
+        setSourceResolution = try symbol("TessBaseAPISetSourceResolution")
+        recognize = try symbol("TessBaseAPIRecognize")
+        getIterator = try symbol("TessBaseAPIGetIterator")
+        deleteIterator = try symbol("TessResultIteratorDelete")
+        pageIterator = try symbol("TessResultIteratorGetPageIterator")
+        utf8Text = try symbol("TessResultIteratorGetUTF8Text")
+        deleteText = try symbol("TessDeleteText")
+        boundingBox = try symbol("TessPageIteratorBoundingBox")
+        confidence = try symbol("TessResultIteratorConfidence")
+        next = try symbol("TessResultIteratorNext")
     }
 }
