@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "ConfigFiles", dependencies: ["Yams"]),
         // Work spread over threads: parallelMap, and the wrapper for values workers share safely.
         .target(name: "Workers"),
+        // Where commands write: output folders staged and replaced only when they hold what the command
+        // wrote, output files that are never an input, plain sentences for file-system errors.
+        .target(name: "Outputs"),
         .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "Workers"]),
         // Parameterised building blocks with named parameters.
         .target(name: "Layers", dependencies: ["Engine"]),
@@ -52,7 +55,7 @@ let package = Package(
         // The SSD MobileNetV1 + FPN detector: model, anchors, box coder, matcher (ssd-model.md).
         .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes", "Images", "Checkpoints", .product(name: "Algorithms", package: "swift-algorithms")]),
         // Named float32 tensors as safetensors files: checkpoints and exports.
-        .target(name: "Checkpoints"),
+        .target(name: "Checkpoints", dependencies: ["Outputs"]),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
         .target(name: "Boxes"),
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
@@ -70,13 +73,13 @@ let package = Package(
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
         .target(name: "Evaluation", dependencies: ["Boxes", "Shards", "Interchange", "Workers"]),
         // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
-        .target(name: "ScreenDescription", dependencies: ["Boxes", "Images"]),
+        .target(name: "ScreenDescription", dependencies: ["Boxes", "Images", "Outputs"]),
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
         .target(name: "OCR", dependencies: ["CTesseract", "Images", "Boxes"]),
         // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
         .target(name: "Reports", dependencies: ["Evaluation", "Shards", "ScreenDescription", "Images"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "Yams", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Training", dependencies: ["Outputs", "Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
         .target(name: "Protobuf"),
@@ -94,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks", "Workers",
+                "Outputs", "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks", "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -104,6 +107,7 @@ let package = Package(
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Checkpoints", "Detection", "Engine", "Images", "Shards", "Training", "TestSupport"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "TestSupport"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),

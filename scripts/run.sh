@@ -20,10 +20,10 @@ fi
 "$uidetect" stats "$data/train" --skip-pixels
 
 run=Experiments/quickstart
-if [ -e "$run/checkpoints/last" ]; then
+# A run folder there (even one killed before its first checkpoint) is resumed, never deleted.
+if [ -e "$run/config.yaml" ]; then
     "$uidetect" train --name quickstart --resume "$@"
 else
-    rm -rf "$run"
     "$uidetect" train --config Configs/quickstart.yaml "$@"
 fi
 

@@ -1,4 +1,5 @@
 import Foundation
+import Outputs
 
 /// A named float32 tensor: shape and row-major values.
 public struct NamedTensor: Equatable, Sendable {
@@ -59,7 +60,7 @@ public enum Safetensors {
     public static func write(_ tensors: [NamedTensor], metadata: [String: String] = [:], to url: URL) throws {
         let data = try encode(tensors, metadata: metadata)
         do { try data.write(to: url, options: .atomic) } catch {
-            throw SafetensorsError(path: url.path, field: "file", problem: "cannot write (\((error as NSError).localizedDescription))")
+            throw SafetensorsError(path: url.path, field: "file", problem: "cannot write (\(FileProblem.reason(error)))")
         }
     }
 

@@ -1,5 +1,6 @@
 import Boxes
 import Foundation
+import Outputs
 
 /// description.json: a JSON array of described screens, exactly as screen-description.md shows
 /// it. Reading refuses what does not match the spec (a missing or unknown key, a frame that is not
@@ -41,7 +42,7 @@ public enum DescriptionFile {
     public static func write(_ screens: [DescribedScreen], to url: URL) throws {
         let data = try encode(screens, path: url.path)
         do { try data.write(to: url, options: .atomic) } catch {
-            throw DescriptionFileError(path: url.path, position: "file", problem: "cannot write the file (\((error as NSError).localizedDescription))")
+            throw DescriptionFileError(path: url.path, position: "file", problem: "cannot write the file (\(FileProblem.reason(error)))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Outputs
 
 /// Why a file of this module (description.json, an icon model, description metrics) could not be
 /// read or written: the file, the place in it (`[2].elements[0].frame`, or `file`), and what was wrong.
@@ -35,13 +36,13 @@ enum JSONCoding {
     static func write<T: Encodable>(_ value: T, to url: URL) throws {
         let data = try encode(value, path: url.path)
         do { try data.write(to: url, options: .atomic) } catch {
-            throw DescriptionFileError(path: url.path, position: "file", problem: "cannot write the file (\((error as NSError).localizedDescription))")
+            throw DescriptionFileError(path: url.path, position: "file", problem: "cannot write the file (\(FileProblem.reason(error)))")
         }
     }
 
     static func read(_ url: URL) throws -> Data {
         do { return try Data(contentsOf: url) } catch {
-            throw DescriptionFileError(path: url.path, position: "file", problem: "cannot read the file (\((error as NSError).localizedDescription))")
+            throw DescriptionFileError(path: url.path, position: "file", problem: "cannot read the file (\(FileProblem.reason(error)))")
         }
     }
 

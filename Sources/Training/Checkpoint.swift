@@ -59,6 +59,7 @@ public struct TrainingState: Equatable, Sendable {
     static func read(_ url: URL) throws -> TrainingState {
         let (tensors, metadata) = try Safetensors.read(url)
         guard let step = metadata["step"].flatMap({ Int($0) }) else { throw CheckpointError(path: url.path, problem: "metadata 'step' is missing") }
+        guard step >= 0 else { throw CheckpointError(path: url.path, problem: "metadata 'step' is \(step); a training state's step is 0 or more") }
         var optimizer: [String: [Float]] = [:]
         var raw: [NamedTensor] = []
         for t in tensors {
@@ -119,22 +120,75 @@ public struct CheckpointStore {
         prune()
     }
 
-    /// The training state and weights file `last` points at, or nil when there is none.
-    public func loadLast() throws -> (state: TrainingState, weights: URL)? {
-        guard FileManager.default.fileExists(atPath: last.path) else { return nil }
-        let state = try TrainingState.read(last.appendingPathComponent(Self.stateFile))
-        return (state, last.appendingPathComponent(Self.modelFile))
+    /// What `checkpoints/` holds: nothing yet, intact links to complete step folders, or damage
+    /// (reported, never repaired by deleting anything).
+    public enum Integrity: Equatable {
+        case empty
+        /// `last` (and `best`, if there) name complete step folders beside them.
+        case intact(last: String, best: String?)
+        case damaged(String)
     }
 
-    /// Step folders no link points at are deleted (and leftovers of interrupted writes).
-    public func prune() {
+    public func integrity() -> Integrity {
         let fm = FileManager.default
-        let keep = Set([last, best].compactMap { try? fm.destinationOfSymbolicLink(atPath: $0.path) })
-        for item in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            let isStep = item.hasPrefix("step-")
-            let isLeftover = item.hasPrefix(".step-") && !item.hasSuffix("-\(getpid())")
-            if (isStep && !keep.contains(item)) || isLeftover { try? fm.removeItem(at: folder.appendingPathComponent(item)) }
+        let items = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
+        let steps = items.filter { $0.hasPrefix("step-") }.sorted()
+        enum Link { case absent, names(String), damaged(String) }
+        func target(_ link: URL) -> Link {
+            var s = stat()
+            guard lstat(link.path, &s) == 0 else { return .absent }
+            guard (s.st_mode & S_IFMT) == S_IFLNK, let name = try? fm.destinationOfSymbolicLink(atPath: link.path) else {
+                return .damaged("\(link.path) is not a symbolic link to a step folder")
+            }
+            // Links we write are relative, inside checkpoints/; one leading elsewhere is not ours to follow (or prune around).
+            guard !name.contains("/"), name.hasPrefix("step-") else { return .damaged("\(link.path) points at \(name), outside this checkpoints folder") }
+            let complete = [Self.modelFile, Self.stateFile].allSatisfy { fm.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent($0).path) }
+            return complete ? .names(name) : .damaged("\(link.path) points at \(name), which is missing or incomplete")
         }
+        switch (target(last), target(best)) {
+        case (.damaged(let problem), _), (_, .damaged(let problem)):
+            return .damaged(problem)
+        case (.names(let l), .names(let b)):
+            return .intact(last: l, best: b)
+        case (.names(let l), .absent):
+            return .intact(last: l, best: nil)
+        case (.absent, let b):
+            if case .absent = b, steps.isEmpty { return .empty }
+            let newest = steps.last ?? "step-N"
+            return .damaged("\(last.path) is missing beside \(steps.count) step folder\(steps.count == 1 ? "" : "s") (a copy that dropped symbolic links?); "
+                            + "point it at the newest checkpoint to resume: ln -s \(newest) \(last.path)")
+        }
+    }
+
+    /// The training state and weights file `last` points at, or nil when there is no checkpoint
+    /// yet; a damaged folder is an error saying what is wrong (nothing is deleted).
+    public func loadLast() throws -> (state: TrainingState, weights: URL)? {
+        switch integrity() {
+        case .empty: return nil
+        case .damaged(let problem): throw CheckpointError(path: folder.path, problem: "damaged: \(problem). Nothing was changed or deleted")
+        case .intact:
+            let state = try TrainingState.read(last.appendingPathComponent(Self.stateFile))
+            return (state, last.appendingPathComponent(Self.modelFile))
+        }
+    }
+
+    /// Step folders no link points at are deleted, and leftovers of writes by processes that are
+    /// gone; nothing at all is deleted while the links are damaged.
+    public func prune() {
+        guard case .intact(let lastName, let bestName) = integrity() else { return }
+        let fm = FileManager.default
+        let keep = Set([lastName, bestName].compactMap { $0 })
+        for item in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let isStep = item.hasPrefix("step-") && !keep.contains(item)
+            if isStep || Self.isLeftover(item) { try? fm.removeItem(at: folder.appendingPathComponent(item)) }
+        }
+    }
+
+    /// `.step-N.partial-PID`, `.last.link-PID` and `.best.link-PID` of a process that is gone.
+    static func isLeftover(_ item: String) -> Bool {
+        guard item.hasPrefix(".step-") || item.hasPrefix(".last.link-") || item.hasPrefix(".best.link-"),
+              let dash = item.lastIndex(of: "-"), let pid = Int32(item[item.index(after: dash)...]) else { return false }
+        return pid != getpid() && !(kill(pid, 0) == 0 || errno == EPERM)
     }
 
     private func rename(_ from: URL, to: URL) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Outputs
 import Reports
 
 /// `metrics.csv`: one row per logged step; validation columns empty where a step was not
@@ -24,10 +25,21 @@ public struct MetricsLog: Sendable {
     public func start() throws { try Data((Self.columns.joined(separator: ",") + "\n").utf8).write(to: url, options: .atomic) }
 
     /// Drops rows after `step` (logged by a session that stopped before its next checkpoint).
+    /// Works on bytes: a row damaged by a stray byte is kept as it is, never a reason to lose the others.
     public func truncate(after step: Int) throws {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return try start() }
-        let kept = text.split(separator: "\n").enumerated().filter { i, line in i == 0 || (Int(line.split(separator: ",").first ?? "") ?? 0) <= step }
-        try Data((kept.map { String($0.element) }.joined(separator: "\n") + "\n").utf8).write(to: url, options: .atomic)
+        guard FileManager.default.fileExists(atPath: url.path) else { return try start() }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw OutputError.fileSystem(path: url.path, problem: FileProblem.reason(error)) }
+        var kept = Data(), first = true
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            let field = line.prefix { $0 != UInt8(ascii: ",") }
+            // The header and rows whose step does not parse stay; rows after `step` go.
+            if !first, let rowStep = Int(String(decoding: field, as: UTF8.self)), rowStep > step { continue }
+            kept.append(contentsOf: line)
+            kept.append(UInt8(ascii: "\n"))
+            first = false
+        }
+        try OutputFile.write(kept, to: url)
     }
 
     /// Appends `row`.
@@ -46,8 +58,8 @@ public struct MetricsLog: Sendable {
 extension MetricsLog {
     /// The rows written so far, for the run page (rows that do not parse are skipped).
     func points() -> [TrainingRunPage.Point] {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").dropFirst().compactMap { line in
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
             guard f.count == Self.columns.count, let step = f[0], let loss = f[1], let c = f[2], let b = f[3], let lr = f[4] else { return nil }
             return TrainingRunPage.Point(step: Int(step), loss: loss, classificationLoss: c, boxLoss: b, learningRate: lr,

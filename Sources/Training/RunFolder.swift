@@ -1,5 +1,6 @@
 import Detection
 import Foundation
+import Outputs
 
 /// A training run's folder and everything in it: `config.yaml` (the resolved config, written
 /// once, rewritten only when a resume extends the run), `train.log`, `metrics.csv`,
@@ -26,27 +27,42 @@ public struct RunFolder: Sendable {
 
     /// The lock a trainer holds while it uses the folder.
     public var lockFile: URL { url.appendingPathComponent(".lock") }
+    /// Written when the run is created: what makes a folder recognisably a run of ours.
+    public var markerFile: URL { url.appendingPathComponent(Self.markerName) }
+    static let markerName = ".uidetect-run"
 
-    /// True when the folder holds a run that never wrote a checkpoint (killed before its first):
-    /// it may be started again from nothing.
-    var hasNoCheckpoint: Bool {
-        FileManager.default.fileExists(atPath: configFile.path) && !FileManager.default.fileExists(atPath: checkpoints.last.path)
+    /// What a folder named as a run holds.
+    enum Contents: Equatable {
+        case absent, empty, file
+        /// A run of ours: its marker, or (runs made before the marker) config.yaml, train.log and metrics.csv.
+        case run
+        /// Anything else: never touched.
+        case other([String])
     }
 
-    /// A new run: the folder is created and locked, and the resolved config written. A folder that
-    /// already holds a run with a checkpoint, or anything else, is refused (resume it instead, or
-    /// choose another name); a run that never wrote a checkpoint is cleared and started again.
+    var contents: Contents {
+        let fm = FileManager.default
+        var isFolder: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isFolder) else { return .absent }
+        guard isFolder.boolValue else { return .file }
+        let items = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0 != ".lock" }.sorted()
+        if items.isEmpty { return .empty }
+        let legacy = [configFile, logFile, metricsFile].allSatisfy { fm.fileExists(atPath: $0.path) }
+        return items.contains(Self.markerName) || legacy ? .run : .other(items)
+    }
+
+    /// A new run: the folder is created (or taken when empty) and locked, and the marker and the
+    /// resolved config written. A folder holding a run, or anything else, is refused, never cleared.
     public static func create(_ url: URL, config: RunConfig) throws -> (folder: RunFolder, lock: RunLock) {
         let folder = RunFolder(url)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        let lock = try RunLock(folder)
-        let fm = FileManager.default
-        let items = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0 != ".lock" }
-        if !items.isEmpty {
-            guard folder.hasNoCheckpoint else { throw TrainingError.runExists(url.path) }
-            for item in items { try fm.removeItem(at: url.appendingPathComponent(item)) }
+        try ensureFree(url)
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            throw CheckpointError(path: url.path, problem: FileProblem.reason(error))
         }
-        try Data(try ConfigLoader.yaml(config).utf8).write(to: folder.configFile, options: .atomic)
+        let lock = try RunLock(folder)
+        try ensureFree(url)  // again under the lock: another trainer may have started here meanwhile
+        try OutputFile.write(Data("{\"format\": \"uidetect-run-1\"}\n".utf8), to: folder.markerFile)
+        try OutputFile.write(Data(try ConfigLoader.yaml(config).utf8), to: folder.configFile)
         return (folder, lock)
     }
 
@@ -54,12 +70,15 @@ public struct RunFolder: Sendable {
     static let extendableKeys: Set<String> = ["steps", "patience"]
 
     /// An existing run and the config it goes on with; `given`, if any, must be the config it was
-    /// started with, except that it may extend the run (more `steps`, another `patience`): then
-    /// config.yaml is rewritten with them and `extendedFrom` is the step count it had.
+    /// started with, except that it may extend the run (more `steps`, another `patience`):
+    /// `extendedFrom` is then the step count it had. Nothing is written here: an extension is
+    /// recorded (`recordExtension`) only once the run has loaded and goes on.
     public static func open(_ url: URL, expecting given: RunConfig?) throws -> (folder: RunFolder, config: RunConfig, extendedFrom: Int?) {
-        let folder = RunFolder(url)
-        guard FileManager.default.fileExists(atPath: folder.configFile.path) else { throw TrainingError.notARun(url.path) }
-        guard let text = try? String(contentsOf: folder.configFile, encoding: .utf8) else { throw TrainingError.notARun(url.path) }
+        let folder = try requireRun(url)
+        let text: String
+        do { text = try String(contentsOf: folder.configFile, encoding: .utf8) } catch {
+            throw ConfigError(source: folder.configFile.path, key: "", problem: FileProblem.reason(error))
+        }
         let saved = try ConfigLoader.load(yaml: text, source: folder.configFile.path)
         guard let given else { return (folder, saved, nil) }
         let differing = ConfigLoader.differingKeys(saved, given)
@@ -67,15 +86,31 @@ public struct RunFolder: Sendable {
         guard Set(differing).isSubset(of: extendableKeys), given.steps >= saved.steps else {
             throw TrainingError.configChanged(url.path, keys: differing)
         }
-        try Data(try ConfigLoader.yaml(given).utf8).write(to: folder.configFile, options: .atomic)
         return (folder, given, saved.steps)
+    }
+
+    /// The run in `url`, or an error saying what is there instead (before anything is read, locked or written).
+    static func requireRun(_ url: URL) throws -> RunFolder {
+        let folder = RunFolder(url)
+        switch folder.contents {
+        case .run: return folder
+        case .other(let items) where FileManager.default.fileExists(atPath: folder.configFile.path):
+            throw TrainingError.notARun(url.path, holds: items)
+        case .file: throw OutputError.fileWhereFolderExpected(path: url.path)
+        default: throw TrainingError.notARun(url.path, holds: [])
+        }
+    }
+
+    /// Rewrites config.yaml with an extended config (more steps, another patience), atomically.
+    func recordExtension(_ config: RunConfig) throws {
+        try OutputFile.write(Data(try ConfigLoader.yaml(config).utf8), to: configFile)
     }
 }
 
 /// Why a run stopped early or could not start.
 public enum TrainingError: Error, CustomStringConvertible {
     case runExists(String)
-    case notARun(String)
+    case notARun(String, holds: [String])
     case runInUse(String, process: Int32?)
     case configChanged(String, keys: [String])
     case nonFinite(step: Int, what: String, lastCheckpoint: Int?, folder: String)
@@ -83,9 +118,11 @@ public enum TrainingError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .runExists(let path):
-            return "\(path) already exists: pass --resume to continue that run, or choose another --name"
-        case .notARun(let path):
-            return "\(path): not a run folder to resume (no config.yaml); start it without --resume"
+            return "\(path) already holds a run: pass --resume to continue it (a run that never wrote a checkpoint starts again from step 0), or choose another --name"
+        case .notARun(let path, let items):
+            if items.isEmpty { return "\(path): not a run folder to resume (no config.yaml written by uidetect train); start it without --resume" }
+            return "\(path) is not a run folder of uidetect train (it holds \(items.prefix(3).joined(separator: ", "))\(items.count > 3 ? ", ..." : "")); "
+                + "nothing in it is used or changed: choose another --name or --runs"
         case .runInUse(let path, let process):
             return "\(path) is in use by \(process.map { "process \($0)" } ?? "another process") (a trainer holds its lock); wait for it to end, or choose another --name"
         case .configChanged(let path, let keys):
@@ -98,11 +135,16 @@ public enum TrainingError: Error, CustomStringConvertible {
 }
 
 extension RunFolder {
-    /// Refuses a folder that already holds a run with a checkpoint, or anything that is not a run.
+    /// Refuses a folder that already holds a run (with or without a checkpoint), or anything else.
     static func ensureFree(_ url: URL) throws {
-        let fm = FileManager.default
-        let items = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0 != ".lock" }
-        if !items.isEmpty && !RunFolder(url).hasNoCheckpoint { throw TrainingError.runExists(url.path) }
+        switch RunFolder(url).contents {
+        case .absent, .empty: return
+        case .run:
+            _ = try RunLock(RunFolder(url))  // a run in use says so first (and which process has it)
+            throw TrainingError.runExists(url.path)
+        case .file: throw OutputError.fileWhereFolderExpected(path: url.path)
+        case .other(let items): throw TrainingError.notARun(url.path, holds: items)
+        }
     }
 }
 

@@ -113,16 +113,19 @@ public final class Trainer {
         }
         if resume {
             // The lock first: nothing is read or rewritten while another trainer uses the run.
-            let lock = primary && FileManager.default.fileExists(atPath: url.path) ? try RunLock(RunFolder(url)) : nil
+            let lock = primary ? try RunLock(try RunFolder.requireRun(url)) : nil
             var opened: (folder: RunFolder, config: RunConfig, extendedFrom: Int?)? = primary ? try RunFolder.open(url, expecting: given) : nil
             try group?.barrier(what: "opening the run folder")
             if opened == nil { opened = try RunFolder.open(url, expecting: given) }
             let (folder, saved, extendedFrom) = opened!
-            // A run killed before its first checkpoint starts again from nothing with its own config.
-            let fresh = !FileManager.default.fileExists(atPath: folder.checkpoints.last.path)
+            // A run killed before its first checkpoint starts again from nothing with its own config;
+            // a damaged checkpoints folder is reported (by loading it), never taken for an empty one.
+            let fresh = folder.checkpoints.integrity() == .empty
             let setup = try TrainingSetup(config: saved, ranks: group?.size ?? 1, initialWeights: fresh)
             try self.init(setup: setup, folder: folder, resuming: !fresh, logger: runLogger(for: folder), group: group)
             self.lock = lock
+            // Recorded only now that the run has loaded: a refused or failed resume leaves config.yaml as it was.
+            if primary, extendedFrom != nil { try folder.recordExtension(saved) }
             if fresh { self.logger.info("the run had no checkpoint yet: started again from step 0 with its config") }
             if let extendedFrom {
                 // An extended run gets its patience back.
@@ -131,7 +134,7 @@ public final class Trainer {
                 self.logger.info("extended from \(extendedFrom) to \(saved.steps) steps\(saved.patience.map { ", patience \($0)" } ?? "") (the learning-rate schedule now spans \(saved.steps) steps)")
             }
         } else {
-            guard let given else { throw TrainingError.notARun(url.path) }
+            guard let given else { throw TrainingError.notARun(url.path, holds: []) }
             if primary { try RunFolder.ensureFree(url) }
             let setup = try TrainingSetup(config: given, ranks: group?.size ?? 1)  // data problems surface before the folder exists
             let created = primary ? try RunFolder.create(url, config: given) : nil
@@ -174,6 +177,10 @@ public final class Trainer {
             }
             do { try setup.optimizer.loadState(saved.optimizer) } catch {
                 throw CheckpointError(path: store.last.appendingPathComponent(CheckpointStore.stateFile).path, problem: "\(error)")
+            }
+            guard saved.step <= c.steps else {
+                throw CheckpointError(path: store.last.appendingPathComponent(CheckpointStore.stateFile).path,
+                                      problem: "holds step \(saved.step), past the run's \(c.steps) steps (config.yaml); extend the run with --set steps=N (N >= \(saved.step))")
             }
             state = saved
             lastCheckpointStep = saved.step

@@ -2,6 +2,7 @@ import Detection
 import Engine
 import Evaluation
 import Foundation
+import Outputs
 import Layers
 import Optimizers
 import Shards
@@ -38,7 +39,7 @@ public struct TrainingSetup {
             throw ConfigError(source: "config", key: "batch_size", problem: "\(c.batchSize) does not divide by the \(ranks) ranks of this run: batch_size is the global batch, each rank takes an equal slice")
         }
         func open(_ specs: [String], key: String) throws -> ShardSet {
-            do { return try ShardSet(specs) } catch { throw ConfigError(source: "config", key: key, problem: "\(error)") }
+            do { return try ShardSet(specs) } catch { throw ConfigError(source: "config", key: key, problem: FileProblem.sentence(error)) }
         }
         trainSet = try open(c.data.train, key: "data.train")
         guard trainSet.count > 0 else { throw ConfigError(source: "config", key: "data.train", problem: "the shards hold no screens") }

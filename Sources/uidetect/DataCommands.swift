@@ -1,6 +1,7 @@
 import ArgumentParser
 import Boxes
 import Foundation
+import Outputs
 import Images
 import Shards
 import Synthesis
@@ -19,7 +20,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 /// Turns library errors into a clean message and a non-zero exit.
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as ValidationError { throw e } catch let e as ExitCode { throw e } catch {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("error: \(FileProblem.sentence(error))\n".utf8))
         throw ExitCode.failure
     }
 }
@@ -51,6 +52,7 @@ struct Synth: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try OutputDestination.check(out, inputs: [])
             if let existing = try? FileManager.default.contentsOfDirectory(atPath: out).filter({ $0.hasSuffix(".h5") }), !existing.isEmpty {
                 throw ValidationError("\(out) already holds shards (\(existing.sorted()[0]), ...); choose another --out or remove them")
             }
@@ -83,6 +85,7 @@ struct Show: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try OutputFile.check(out, writes: .png, inputs: [shard])
             let reader = try ShardReader(url: URL(fileURLWithPath: shard))
             guard index < reader.count else { throw ValidationError("\(shard) has \(reader.count) screens; --index \(index) is out of range") }
             let record = try reader.record(at: index)
@@ -159,6 +162,7 @@ struct Split: ParsableCommand {
         try reportingErrors {
             let parts = try parsedParts()
             let set = try ShardSet(shards)
+            try OutputDestination.check(out, inputs: set.readers.map(\.url.path))
             let outURL = URL(fileURLWithPath: out)
             for p in parts where FileManager.default.fileExists(atPath: outURL.appendingPathComponent(p.name).path) {
                 throw ValidationError("\(outURL.appendingPathComponent(p.name).path) already exists; choose another --out")

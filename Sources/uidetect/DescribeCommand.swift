@@ -5,6 +5,7 @@ import Evaluation
 import Foundation
 import Images
 import OCR
+import Outputs
 import Reports
 import ScreenDescription
 import ScreenRecognition
@@ -63,6 +64,9 @@ struct Describe: ParsableCommand {
             let describerConfig = try DescriptionConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides, paper: paper)
             if printConfig { return print(try DescriptionConfigLoader.yaml(describerConfig), terminator: "") }
             let shards = try data.isEmpty ? nil : ShardSet(data)
+            let folder = try OutputFolder(out!, command: "describe", inputs: inputs + (shards?.readers.map(\.url.path) ?? [])
+                                          + [checkpoint, thresholds, config, iconModel].compactMap { $0 })
+            defer { folder.discard() }
             let screens = try shards.map { Self.shardScreens($0, truthBoxes: boxesFromTruth) } ?? Self.screenshots(inputs)
             let detector: SSDDetector?, classNames: [String], weights: URL?
             if boxesFromTruth {
@@ -94,8 +98,6 @@ struct Describe: ParsableCommand {
             }
             let pipeline = ScreenRecognizer(detector: detector, classNames: classNames, filter: DeploymentFilter(thresholds: byClass),
                                             textRecognizer: recognizer, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
-            let folder = try StagedFolder(out!, marker: "description.json")
-            defer { folder.discard() }
             let progress = ProgressLine()
             var described: [DescribedScreen] = [], entries: [DescriptionIndexPage.Entry] = [], skipped: [String] = []
             var timings: [ScreenRecognizer.Timing] = []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Detection
 import Foundation
+import Outputs
 import Reports
 import ScreenDescription
 import ScreenRecognition
@@ -44,6 +45,7 @@ struct TrainIcons: ParsableCommand {
                 _ = FileManager.default.fileExists(atPath: given.path, isDirectory: &isFolder)
                 destination = (isFolder.boolValue ? given : given.deletingLastPathComponent()).appendingPathComponent(IconModelLocation.fileName)
             }
+            try OutputFile.check(destination.path, writes: .json, inputs: data + validation)
             let training = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(data)))
             let held = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(validation)))
             print("icons: \(training.count) for training (\(training.filter(\.interactive).count) buttons), "
@@ -77,7 +79,10 @@ struct EvaluateDescription: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let truths = try TruthScreens.read(ShardSet(data))
+            let set = try ShardSet(data)
+            let folder = try OutputFolder(out, command: "evaluate-description", inputs: set.readers.map(\.url.path) + [description])
+            defer { folder.discard() }
+            let truths = try TruthScreens.read(set)
             let described = try DescriptionFile.read(from: URL(fileURLWithPath: description))
             // A described screen the truth lacks, or one whose size disagrees, is the description file's fault: name it.
             let metrics: DescriptionMetricsFile
@@ -88,8 +93,6 @@ struct EvaluateDescription: ParsableCommand {
                 throw error.located(in: description)
             }
             let report = DescriptionMetricsReport(metrics, title: "Description of \(description) against \(data.joined(separator: " "))")
-            let folder = try StagedFolder(out, marker: DescriptionMetricsFile.fileName)
-            defer { folder.discard() }
             try metrics.write(to: folder.file(DescriptionMetricsFile.fileName))
             try report.write(to: folder.file("report.html"))
             try folder.commit()

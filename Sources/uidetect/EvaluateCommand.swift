@@ -2,6 +2,7 @@ import ArgumentParser
 import Evaluation
 import Foundation
 import Interchange
+import Outputs
 import Reports
 import Shards
 import Detection
@@ -47,10 +48,11 @@ struct Evaluate: ParsableCommand {
         try reportingErrors {
             let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
             let set = try ShardSet(data)
+            let folder = try OutputFolder(out, command: "evaluate", inputs: set.readers.map(\.url.path)
+                                          + [detections, checkpoint, classMap, cocoInstances, cocoIds].compactMap { $0 })
+            defer { folder.discard() }
             let (names, images) = try EvaluationLoader.groundTruth(set, classMap: map)
             let ids = Set(images.map(\.imageID))
-            let folder = try StagedFolder(out, marker: MetricsFile.fileName)
-            defer { folder.discard() }
             let outURL = folder.staging
             let dets: [Evaluation.Detection]
             let title: String

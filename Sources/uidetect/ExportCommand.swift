@@ -3,6 +3,7 @@ import Detection
 import Export
 import Evaluation
 import Foundation
+import Outputs
 import Training
 
 struct ExportCommand: ParsableCommand {
@@ -37,6 +38,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let weights = try DetectorWeights.resolve(checkpoint)
+            try OutputFile.check(out, writes: format == .onnx ? .onnx : .safetensors, inputs: [checkpoint, weights.path] + [thresholds].compactMap { $0 })
             let (model, names, step) = try DetectorWeights.read(weights)
             var extra: [String: String] = [:]
             var outputs: ONNXExporter.Outputs = postprocess ? .detections : .raw

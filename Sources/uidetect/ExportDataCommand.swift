@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Outputs
 import Interchange
 import Shards
 
@@ -36,6 +37,12 @@ struct ExportData: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let set = try ShardSet(shards)
+            let inputs = set.readers.map(\.url.path)
+            switch format {
+            case .coco: try OutputFile.check(out, writes: .json, inputs: inputs)
+            case .yolo: try OutputDestination.check(out, inputs: inputs)
+            }
+            if let images { try OutputDestination.check(images, inputs: inputs) }
             let progress = ProgressLine()
             let report: (Int, Int) -> Void = { done, total in
                 if done % 20 == 0 { progress.update("\(done)/\(total) screens", fractionDone: Double(done) / Double(max(1, total))) }

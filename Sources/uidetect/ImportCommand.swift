@@ -1,6 +1,7 @@
 import ArgumentParser
 import Boxes
 import Foundation
+import Outputs
 import Importers
 import Shards
 
@@ -36,6 +37,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try OutputDestination.check(out, inputs: [source] + [images, classMap].compactMap { $0 })
             let outURL = URL(fileURLWithPath: out)
             let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
             let sourceURL = URL(fileURLWithPath: source)

@@ -4,6 +4,7 @@ import Evaluation
 import Foundation
 import Images
 import Interchange
+import Outputs
 import Reports
 import Training
 
@@ -48,8 +49,10 @@ struct Predict: ParsableCommand {
             let filter = DeploymentFilter(thresholds: byClass)
             let detector = SSDDetector(model: model)
             let files = try Self.imageFiles(inputs)
-            let outURL = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
+            // Staged like evaluate's: an interrupted run leaves the earlier output whole, never a mix of the two.
+            let folder = try OutputFolder(out, command: "predict", inputs: inputs + [checkpoint, thresholds, cocoIds].compactMap { $0 })
+            defer { folder.discard() }
+            let outURL = folder.staging
             let overlay = DetectionOverlay(classNames: classNames, font: try Font())
             let progress = ProgressLine()
             var all: [ScoredDetection] = []
@@ -77,7 +80,7 @@ struct Predict: ParsableCommand {
                 }
             }
             progress.finish()
-            let json = outURL.appendingPathComponent("detections.json")
+            let json = outURL.appendingPathComponent(DetectionsFile.fileName)
             try DetectionsFile.write(all, classNames: classNames, to: json)
             let cocoIDs = try cocoIds.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
                 ?? COCOIDMap(numbering: entries.map(\.imageID), classNames: classNames)
@@ -93,10 +96,11 @@ struct Predict: ParsableCommand {
                 try PredictionIndex(title: "Detections on \(pages.count) screenshots", notes: notes, classNames: classNames, entries: pages)
                     .write(to: outURL.appendingPathComponent(PredictionIndex.fileName))
             }
+            try folder.commit()
             let done = files.count - skipped.count
             print(String(format: "%d screenshots, %d detections, %.2f s per screenshot", done, all.count, Date().timeIntervalSince(start) / Double(max(1, done))))
             for s in skipped { print("skipped \(s)") }
-            print("wrote \(json.path), \(ImagesFile.fileName), \(COCOResultsFile.fileName)" + (noOverlays ? "" : ", an overlay PNG per screenshot and \(PredictionIndex.fileName) to browse them in \(outURL.path)"))
+            print("wrote \(DetectionsFile.fileName), \(ImagesFile.fileName), \(COCOResultsFile.fileName)" + (noOverlays ? "" : ", an overlay PNG per screenshot and \(PredictionIndex.fileName) to browse them") + " in \(folder.final.path)")
             if done == 0 { throw ExitCode(1) }
         }
     }

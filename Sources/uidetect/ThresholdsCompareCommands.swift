@@ -1,6 +1,7 @@
 import ArgumentParser
 import Evaluation
 import Foundation
+import Outputs
 import Shards
 
 extension ThresholdStrategy: ExpressibleByArgument {
@@ -62,6 +63,9 @@ struct Thresholds: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            let url = URL(fileURLWithPath: out ?? (evaluation! as NSString).appendingPathComponent(ThresholdsFile.fileName))
+            try OutputFile.check(url.path, writes: .json, inputs: data + [detections, classMap].compactMap { $0 }
+                                 + (evaluation.map { e in ["metrics.json", "pr_curves.csv"].map { (e as NSString).appendingPathComponent($0) } } ?? []))
             let classes = try curves()
             let perClass = try parsedOverrides()
             if let unknown = perClass.keys.sorted().first(where: { name in !classes.contains { $0.name == name } }) {
@@ -77,7 +81,6 @@ struct Thresholds: ParsableCommand {
                     ?? (c.gtCount == 0 ? "        - (no ground truth)" : "        - (no point reaches it)")
                 print(c.name.padding(toLength: 21, withPad: " ", startingAt: 0) + " " + s.description.padding(toLength: 24, withPad: " ", startingAt: 0) + figures)
             }
-            let url = URL(fileURLWithPath: out ?? (evaluation! as NSString).appendingPathComponent(ThresholdsFile.fileName))
             try ThresholdsFile(strategy: strategy, classes: picked).write(to: url)
             print("wrote \(url.path)")
         }

@@ -22,15 +22,16 @@ struct MissingBinary: Error, CustomStringConvertible {
 }
 
 /// Runs the built `uidetect` and reads what it prints; `environment` adds to (or replaces) this process's variables.
-func runUIDetect(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
-    try runProgram(try uidetectBinary(), arguments, environment: environment)
+func runUIDetect(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> CLIRun {
+    try runProgram(try uidetectBinary(), arguments, environment: environment, in: folder)
 }
 
-/// Runs a program and reads what it prints.
-func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+/// Runs a program (in `folder`, if given) and reads what it prints.
+func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> CLIRun {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    process.currentDirectoryURL = folder
     if !environment.isEmpty {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
@@ -261,7 +262,7 @@ final class EvaluateCommandLineTests: XCTestCase {
         let refused = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("dets.json").path,
                                        "--out", dir.appendingPathComponent("gt").path])
         XCTAssertNotEqual(refused.status, 0)
-        XCTAssertTrue(refused.stderr.contains("holds other files (synth-00000.h5)"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("gt/synth-00000.h5, one of this command's inputs"), refused.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("gt/synth-00000.h5").path))
 
         // A worse detector: every third box missed, scores spread; then thresholds and compare.

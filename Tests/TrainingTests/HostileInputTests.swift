@@ -60,18 +60,19 @@ final class HostileInputTests: XCTestCase {
         _ = try first.run()
     }
 
-    /// A run killed before its first checkpoint: both a resume and a fresh start begin again from step 0.
-    func testARunWithoutACheckpointStartsAgain() throws {
+    /// A run killed before its first checkpoint starts again from step 0 when resumed; started anew
+    /// over it, it is refused (a run folder is never cleared).
+    func testARunWithoutACheckpointStartsAgainWhenResumed() throws {
         let run = folder()
         do { _ = try Trainer(config: tinyConfig(steps: 2), folder: run, resume: false) }  // created, never trained: as if killed
+        XCTAssertThrowsError(try Trainer(config: tinyConfig(steps: 2), folder: run, resume: false)) { e in
+            XCTAssertTrue("\(e)".contains("--resume"), "\(e)")
+        }
         let resumed = try Trainer(config: nil, folder: run, resume: true)
         XCTAssertEqual(resumed.state.step, 0)
         XCTAssertEqual(try resumed.run().step, 2)
-        let other = folder()
-        do { _ = try Trainer(config: tinyConfig(steps: 2), folder: other, resume: false) }
-        XCTAssertEqual(try Trainer(config: tinyConfig(steps: 2), folder: other, resume: false).run().step, 2)
-        // A run that has a checkpoint is still refused without --resume.
-        XCTAssertThrowsError(try Trainer(config: tinyConfig(steps: 2), folder: other, resume: false)) { e in
+        // A run that has a checkpoint is refused without --resume too.
+        XCTAssertThrowsError(try Trainer(config: tinyConfig(steps: 2), folder: run, resume: false)) { e in
             XCTAssertTrue("\(e)".contains("--resume"), "\(e)")
         }
     }
