@@ -33,17 +33,21 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
 
     /// The config of `url` with `overrides` ("dotted.key=value", the value in YAML) applied after it.
     public func load(_ url: URL?, overrides: [String] = []) throws -> Config {
-        let source = url?.path ?? "defaults"
+        guard let url else { return try load(yaml: nil, source: "defaults", overrides: overrides) }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw ConfigError(source: url.path, key: "", problem: "cannot read the file")
+        }
+        return try load(yaml: text, source: url.path, overrides: overrides)
+    }
+
+    /// A config from YAML text (a file's, or as saved in a run folder; nil: the defaults alone)
+    /// named `source` in errors, with `overrides` applied after it and the same checks.
+    public func load(yaml text: String?, source: String, overrides: [String] = []) throws -> Config {
         var tree = try defaultsTree()
         // Which keys `--set` gave, so that an error in their values blames the --set argument,
         // not the file (whose line numbers would point at the argument's own "line 1").
         var setBy: [String: String] = [:]
-        if let url {
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ConfigError(source: url.path, key: "", problem: "cannot read the file")
-            }
-            tree = try laid(yaml: text, over: tree, source: url.path)
-        }
+        if let text { tree = try laid(yaml: text, over: tree, source: source) }
         for item in overrides {
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
                 throw ConfigError(source: "--set", key: item, problem: "expected key=value, e.g. optimizer.learning_rate=0.01")
@@ -57,12 +61,7 @@ public struct StrictConfig<Config: Codable & Sendable>: Sendable {
             tree = try merge(tree, nested, path: [], source: "--set")
             setBy[keys.joined(separator: ".")] = item
         }
-        return try decode(tree, source: url == nil && !overrides.isEmpty ? "--set" : source, setBy: setBy)
-    }
-
-    /// A config from YAML text (as saved in a run folder), with the same checks.
-    public func load(yaml: String, source: String) throws -> Config {
-        try decode(try laid(yaml: yaml, over: try defaultsTree(), source: source), source: source)
+        return try decode(tree, source: text == nil && !overrides.isEmpty ? "--set" : source, setBy: setBy)
     }
 
     /// The YAML text's keys laid over `tree`.

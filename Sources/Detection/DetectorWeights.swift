@@ -3,17 +3,6 @@ import Engine
 import Foundation
 import Layers
 
-/// Why a checkpoint could not be found, read or written.
-public struct CheckpointError: Error, CustomStringConvertible, Equatable {
-    public let path: String
-    public let problem: String
-    public init(path: String, problem: String) {
-        self.path = path
-        self.problem = problem
-    }
-    public var description: String { "\(path): \(problem)" }
-}
-
 /// A detector's weights as one self-describing safetensors file: every parameter and
 /// running statistic by its dotted name, and in `__metadata__` the model config and the
 /// class names, so that the file alone rebuilds the network.
@@ -67,6 +56,20 @@ public enum DetectorWeights {
         }
         var g = SeededGenerator(seed: 0)
         let model = SSDModel(config: config, generator: &g)
+        try load(tensors, into: model, path: path)
+        return (model, names, metadata["step"].flatMap { Int($0) })
+    }
+
+    /// Loads `url`'s tensors into `model` (whose config must be the file's): what a resumed run
+    /// and its moving average load from their checkpoint.
+    public static func load(_ url: URL, into model: SSDModel) throws {
+        let (tensors, _) = try Safetensors.read(url)
+        try load(tensors, into: model, path: url.path)
+    }
+
+    /// Loads named tensors into `model`, refusing non-finite values and tensors that do not fit:
+    /// the one check every path from a file to a model goes through; `path` names the file in errors.
+    public static func load(_ tensors: [NamedTensor], into model: SSDModel, path: String) throws {
         var values: [String: (shape: [Int], values: [Float])] = [:]
         for t in tensors {
             // A NaN or infinite weight would make every score NaN: the detector would find nothing and say nothing.
@@ -76,33 +79,14 @@ public enum DetectorWeights {
             values[t.name] = (t.shape, t.values)
         }
         do { try model.load(values) } catch {
-            throw CheckpointError(path: path, problem: "the weights do not fit the config in its metadata: \(error)")
+            throw CheckpointError(path: path, problem: "the weights do not fit the config of the network they are loaded into: \(error)")
         }
-        return (model, names, metadata["step"].flatMap { Int($0) })
     }
 
     /// Which weights a file holds as its metadata says (`weights`: "raw", or the moving average and its
     /// decay, as training saves them); nil for a file that does not say (an export, an older checkpoint).
     public static func weightsKind(_ url: URL) throws -> String? {
         try Safetensors.metadata(url)["weights"]
-    }
-
-    /// The weights file meant by `path`: a `.safetensors` file, a checkpoint folder holding
-    /// `model.safetensors`, or a run folder (its `checkpoints/best`, else `checkpoints/last`).
-    public static func resolve(_ path: String) throws -> URL {
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CheckpointError(path: path, problem: "no such file or folder")
-        }
-        guard isDirectory.boolValue else { return url }
-        let direct = url.appendingPathComponent(modelFile)
-        if FileManager.default.fileExists(atPath: direct.path) { return direct }
-        for name in ["best", "last"] {
-            let candidate = url.appendingPathComponent("checkpoints").appendingPathComponent(name).appendingPathComponent(modelFile)
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        }
-        throw CheckpointError(path: path, problem: "neither a weights file, a checkpoint folder (with \(modelFile)) nor a run folder with checkpoints")
     }
 
     static func jsonString<T: Encodable>(_ value: T) -> String {

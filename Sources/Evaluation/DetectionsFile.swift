@@ -12,7 +12,12 @@ public enum DetectionsFile {
     /// Writes `detections`, their labels named by `classNames`, to `url` atomically.
     /// A non-finite score or box, or a label outside `classNames`, is refused: JSON has no such numbers.
     public static func write(_ detections: [Detection], classNames: [String], to url: URL) throws {
-        try Data(text(detections, classNames: classNames, path: url.path).utf8).write(to: url, options: .atomic)
+        try encode(detections, classNames: classNames, path: url.path).write(to: url, options: .atomic)
+    }
+
+    /// The file's bytes; `path` names it in errors.
+    public static func encode(_ detections: [Detection], classNames: [String], path: String) throws -> Data {
+        Data(try text(detections, classNames: classNames, path: path).utf8)
     }
 
     static func text(_ detections: [Detection], classNames: [String], path: String) throws -> String {

@@ -77,6 +77,9 @@ public struct DescriptionIndexPage {
         }
     }
 
+    /// The page's name in a description folder.
+    public static let fileName = "index.html"
+
     public var title: String
     public var notes: [String]
     public var entries: [Entry]

@@ -52,6 +52,9 @@ public struct EvaluationReport {
         return h
     }
 
+    /// The page's name in an evaluation folder.
+    public static let fileName = "report.html"
+
     /// Writes the page atomically.
     public func write(to url: URL) throws { try HTML.write(html(), to: url) }
 

@@ -7,6 +7,9 @@ import Outputs
 /// four finite numbers in order, an unknown trait or source, a repeated id, a group without
 /// members) with a `DescriptionFileError` naming the file and the element's path in it.
 public enum DescriptionFile {
+    /// The file's name in a description folder.
+    public static let fileName = "description.json"
+
     /// Reads the screens of a description.json.
     public static func read(from url: URL) throws -> [DescribedScreen] {
         try decode(try JSONCoding.read(url), path: url.path)

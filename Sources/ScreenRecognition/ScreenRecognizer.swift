@@ -31,6 +31,9 @@ public struct ScreenRecognizer {
     public struct Timing: Sendable {
         public var detector = 0.0, ocr = 0.0, heuristics = 0.0
         public var total: Double { detector + ocr + heuristics }
+        public init(detector: Double = 0, ocr: Double = 0, heuristics: Double = 0) {
+            (self.detector, self.ocr, self.heuristics) = (detector, ocr, heuristics)
+        }
     }
 
     /// `image`'s description, the elements it started from, and the time each stage took. The
@@ -71,21 +74,4 @@ public enum DescriptionConfigLoader {
 
     /// The config as YAML, every key written out.
     public static func yaml(_ config: DescriptionConfig) throws -> String { try StrictConfig<DescriptionConfig>.yaml(config) }
-}
-
-/// Where a detector's icon-interactivity model lives: `icon-interactivity.json` beside its
-/// weights file, in its checkpoint folder, or in its run folder.
-public enum IconModelLocation {
-    public static let fileName = "icon-interactivity.json"
-
-    /// The model file for the weights at `weights` (a resolved weights file), if one is there.
-    public static func find(beside weights: URL) -> URL? {
-        var folder = weights.deletingLastPathComponent()
-        for _ in 0..<3 {  // the checkpoint folder, checkpoints/, the run folder
-            let candidate = folder.appendingPathComponent(fileName)
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }
 }

@@ -4,86 +4,6 @@ import Engine
 import Foundation
 import Layers
 
-/// Loss sums over the steps since the last `metrics.csv` row: kept in checkpoints, so that a
-/// resumed run logs the same rows as an uninterrupted one.
-public struct MetricsWindow: Equatable, Sendable {
-    public var steps = 0
-    public var loss = 0.0
-    public var classification = 0.0
-    public var box = 0.0
-    public init() {}
-}
-
-/// What a run needs beyond the deployed weights to go on bit for bit: the step, the
-/// optimizer's state, the best validation score so far, the open metrics window, and with an
-/// EMA of the weights the raw weights (the checkpoint's model file then holds the average).
-public struct TrainingState: Equatable, Sendable {
-    public var step: Int
-    public var bestMAP50: Double?
-    public var bestStep: Int?
-    public var optimizer: [String: [Float]]
-    public var window = MetricsWindow()
-    /// The weights the optimizer trains, when the model file holds their moving average.
-    public var rawWeights: [NamedTensor] = []
-    /// Updates the moving average has had.
-    public var emaUpdates = 0
-    /// Validations since the best one (early stopping counts them).
-    public var validationsSinceBest = 0
-    /// The run ended early, its patience spent.
-    public var stoppedEarly = false
-
-    public init(step: Int, bestMAP50: Double?, bestStep: Int?, optimizer: [String: [Float]], window: MetricsWindow = MetricsWindow()) {
-        self.step = step
-        self.bestMAP50 = bestMAP50
-        self.bestStep = bestStep
-        self.optimizer = optimizer
-        self.window = window
-    }
-
-    static let rawPrefix = "raw."
-
-    func write(to url: URL) throws {
-        var tensors = optimizer.keys.sorted().map { NamedTensor(name: $0, shape: [optimizer[$0]!.count], values: optimizer[$0]!) }
-        tensors += rawWeights.map { NamedTensor(name: Self.rawPrefix + $0.name, shape: $0.shape, values: $0.values) }
-        var metadata = ["format": "uidetect-training-state-1", "step": String(step)]
-        if let b = bestMAP50 { metadata["best_map50"] = String(b) }
-        if let s = bestStep { metadata["best_step"] = String(s) }
-        // Doubles print and parse back exactly in Swift.
-        metadata["window"] = "\(window.steps) \(window.loss) \(window.classification) \(window.box)"
-        metadata["ema_updates"] = String(emaUpdates)
-        metadata["validations_since_best"] = String(validationsSinceBest)
-        metadata["stopped_early"] = String(stoppedEarly)
-        try Safetensors.write(tensors, metadata: metadata, to: url)
-    }
-
-    static func read(_ url: URL) throws -> TrainingState {
-        let (tensors, metadata) = try Safetensors.read(url)
-        guard let step = metadata["step"].flatMap({ Int($0) }) else { throw CheckpointError(path: url.path, problem: "metadata 'step' is missing") }
-        guard step >= 0 else { throw CheckpointError(path: url.path, problem: "metadata 'step' is \(step); a training state's step is 0 or more") }
-        var optimizer: [String: [Float]] = [:]
-        var raw: [NamedTensor] = []
-        for t in tensors {
-            if t.name.hasPrefix(rawPrefix) {
-                raw.append(NamedTensor(name: String(t.name.dropFirst(rawPrefix.count)), shape: t.shape, values: t.values))
-            } else {
-                optimizer[t.name] = t.values
-            }
-        }
-        var window = MetricsWindow()
-        if let parts = metadata["window"]?.split(separator: " "), parts.count == 4, let n = Int(parts[0]),
-           let l = Double(parts[1]), let c = Double(parts[2]), let b = Double(parts[3]) {
-            window.steps = n; window.loss = l; window.classification = c; window.box = b
-        }
-        var state = TrainingState(step: step, bestMAP50: metadata["best_map50"].flatMap { Double($0) },
-                                  bestStep: metadata["best_step"].flatMap { Int($0) }, optimizer: optimizer, window: window)
-        state.rawWeights = raw
-        state.emaUpdates = metadata["ema_updates"].flatMap { Int($0) } ?? 0
-        state.validationsSinceBest = metadata["validations_since_best"].flatMap { Int($0) } ?? 0
-        state.stoppedEarly = metadata["stopped_early"] == "true"
-        return state
-    }
-}
-
 /// A run's `checkpoints/` folder: one folder per saved step (`step-00000500/` with
 /// `model.safetensors` and `training_state.safetensors`), and `last` and `best` as symbolic
 /// links to them. A step folder is written under a temporary name and renamed into place,
@@ -98,6 +18,12 @@ public struct CheckpointStore {
 
     public var last: URL { folder.appendingPathComponent("last") }
     public var best: URL { folder.appendingPathComponent("best") }
+
+    /// The step `last` holds, read from the name of the folder it points at; nil without one.
+    public var lastStep: Int? {
+        guard case .intact(let name, _) = integrity() else { return nil }
+        return Int(name.dropFirst("step-".count))
+    }
 
     /// Writes a complete checkpoint of `step` and points `last` (and `best` if asked) at it;
     /// `weights` says in the model file's metadata which weights it holds (raw or their average).

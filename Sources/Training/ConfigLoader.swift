@@ -16,8 +16,10 @@ public enum ConfigLoader {
     /// The config of `url` with `overrides` ("dotted.key=value", the value in YAML) applied after it.
     public static func load(_ url: URL?, overrides: [String] = []) throws -> RunConfig { try strict.load(url, overrides: overrides) }
 
-    /// A config from YAML text (as saved in a run folder), with the same checks.
-    public static func load(yaml: String, source: String) throws -> RunConfig { try strict.load(yaml: yaml, source: source) }
+    /// A config from YAML text (as saved in a run folder) with `overrides` applied after it, with the same checks.
+    public static func load(yaml: String, source: String, overrides: [String] = []) throws -> RunConfig {
+        try strict.load(yaml: yaml, source: source, overrides: overrides)
+    }
 
     /// The config as YAML, every key written out: what a run folder keeps.
     public static func yaml(_ config: RunConfig) throws -> String { try StrictConfig<RunConfig>.yaml(config) }

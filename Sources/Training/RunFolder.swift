@@ -1,3 +1,4 @@
+import Checkpoints
 import Detection
 import Foundation
 import Outputs
@@ -69,18 +70,19 @@ public struct RunFolder: Sendable {
     /// Keys a resumed run may change: more steps (to extend a finished or early-stopped run) and its patience.
     static let extendableKeys: Set<String> = ["steps", "patience"]
 
-    /// An existing run and the config it goes on with; `given`, if any, must be the config it was
-    /// started with, except that it may extend the run (more `steps`, another `patience`):
-    /// `extendedFrom` is then the step count it had. Nothing is written here: an extension is
-    /// recorded (`recordExtension`) only once the run has loaded and goes on.
-    public static func open(_ url: URL, expecting given: RunConfig?) throws -> (folder: RunFolder, config: RunConfig, extendedFrom: Int?) {
+    /// An existing run and the config it goes on with, config.yaml read once: its own, with
+    /// `overrides` applied, or `given` (a config file's, with the overrides), which must be the
+    /// run's except that it may extend the run (more `steps`, another `patience`): `extendedFrom`
+    /// is then the step count it had. Nothing is written here: an extension is recorded
+    /// (`recordExtension`) only once the run has loaded and goes on.
+    public static func open(_ url: URL, given: RunConfig?, overrides: [String]) throws -> (folder: RunFolder, config: RunConfig, extendedFrom: Int?) {
         let folder = try requireRun(url)
         let text: String
         do { text = try String(contentsOf: folder.configFile, encoding: .utf8) } catch {
             throw ConfigError(source: folder.configFile.path, key: "", problem: FileProblem.reason(error))
         }
         let saved = try ConfigLoader.load(yaml: text, source: folder.configFile.path)
-        guard let given else { return (folder, saved, nil) }
+        let given = try given ?? (overrides.isEmpty ? saved : ConfigLoader.load(yaml: text, source: folder.configFile.path, overrides: overrides))
         let differing = ConfigLoader.differingKeys(saved, given)
         if differing.isEmpty { return (folder, saved, nil) }
         guard Set(differing).isSubset(of: extendableKeys), given.steps >= saved.steps else {

@@ -2,22 +2,26 @@ import Foundation
 import Logging
 
 /// A swift-log handler that appends each message to a run's `train.log`, one line per line of
-/// the message, each stamped with the time (ISO 8601). The file is opened once and appended to.
+/// the message, each stamped with the time (ISO 8601). The file is opened at the first message and appended to.
 public struct RunLogHandler: LogHandler {
     private final class Sink: @unchecked Sendable {
         // Log calls may come from any thread: writes are serialised.
         let lock = NSLock()
-        let handle: FileHandle?
+        let url: URL
+        var handle: FileHandle?
         let formatter = ISO8601DateFormatter()
 
-        init(url: URL) {
-            if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
-            handle = try? FileHandle(forWritingTo: url)
-            _ = try? handle?.seekToEnd()
-        }
+        // The file is opened at the first message: a command makes the logger before the trainer has
+        // made (or refused) the run folder, and nothing may appear in a folder that is not a run.
+        init(url: URL) { self.url = url }
 
         func write(_ text: String) {
             lock.lock(); defer { lock.unlock() }
+            if handle == nil {
+                if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+                handle = try? FileHandle(forWritingTo: url)
+                _ = try? handle?.seekToEnd()
+            }
             let stamp = formatter.string(from: Date())
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { "\(stamp) \($0)\n" }.joined()
             try? handle?.write(contentsOf: Data(lines.utf8))

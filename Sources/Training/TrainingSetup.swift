@@ -1,4 +1,5 @@
 import Detection
+import DetectorRuns
 import Engine
 import Evaluation
 import Foundation
@@ -13,9 +14,11 @@ import Shards
 public struct TrainingSetup {
     public let config: RunConfig
     public let trainSet: ShardSet
-    public let valSet: ShardSet?
-    /// Ground truth of the validation screens used (the first `data.val_limit`).
-    public let valImages: [GroundTruthImage]
+    /// The validation screens (the first `data.val_limit`) as an evaluation run; nil without validation data.
+    public let validation: EvaluationRun?
+    public var valSet: ShardSet? { validation?.set }
+    /// Ground truth of the validation screens used.
+    public var valImages: [GroundTruthImage] { validation?.images ?? [] }
     public let classNames: [String]
     /// Training boxes per class.
     public let boxCounts: [Int]
@@ -49,16 +52,13 @@ public struct TrainingSetup {
                               problem: "is \(c.model.numClasses) but the training shards have \(classNames.count) classes (\(classNames.joined(separator: ", ")))")
         }
         if c.data.val.isEmpty {
-            valSet = nil
-            valImages = []
+            validation = nil
         } else {
             let v = try open(c.data.val, key: "data.val")
             guard v.classNames == classNames else {
                 throw ConfigError(source: "config", key: "data.val", problem: "the validation shards' classes (\(v.classNames.joined(separator: ", "))) differ from the training shards'")
             }
-            valSet = v
-            let limit = min(v.count, c.data.valLimit ?? v.count)
-            valImages = Array(try EvaluationLoader.groundTruth(v, classMap: nil).images.prefix(limit))
+            validation = try EvaluationRun(set: v, limit: c.data.valLimit)
         }
         var counts = [Int](repeating: 0, count: classNames.count)
         for r in trainSet.readers { for l in r.labels { counts[Int(l)] += 1 } }

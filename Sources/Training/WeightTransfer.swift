@@ -27,7 +27,7 @@ enum WeightTransfer {
         let url: URL
         let source: SSDModel, sourceNames: [String]
         do {
-            url = try DetectorWeights.resolve(path)
+            url = try ModelFiles(resolving: path).detector
             (source, sourceNames, _) = try DetectorWeights.read(url)
         } catch { throw refuse("\(error)") }
         var report = WeightTransferReport(source: url.path)

@@ -1,15 +1,13 @@
 import ArgumentParser
-import Detection
-import Engine
-import Evaluation
+import DetectorRuns
 import Foundation
-import Images
-import OCR
+import Interchange
 import Outputs
 import Reports
 import ScreenDescription
 import ScreenRecognition
 import Shards
+import Training
 
 struct Describe: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,110 +62,35 @@ struct Describe: ParsableCommand {
             let describerConfig = try DescriptionConfigLoader.load(config.map { URL(fileURLWithPath: $0) }, overrides: overrides, paper: paper)
             if printConfig { return print(try DescriptionConfigLoader.yaml(describerConfig), terminator: "") }
             let shards = try data.isEmpty ? nil : ShardSet(data)
+            let screens = try shards.map { DescriptionInput.shards($0, truthBoxes: boxesFromTruth) } ?? DescriptionInput.screenshots(ScreenshotFiles(inputs))
             let folder = try OutputFolder(out!, command: "describe", inputs: inputs + (shards?.readers.map(\.url.path) ?? [])
                                           + [checkpoint, thresholds, config, iconModel].compactMap { $0 })
             defer { folder.discard() }
-            let screens = try shards.map { Self.shardScreens($0, truthBoxes: boxesFromTruth) } ?? Self.screenshots(inputs)
-            let detector: SSDDetector?, classNames: [String], weights: URL?
-            if boxesFromTruth {
-                (detector, classNames, weights) = (nil, shards!.classNames, nil)
-            } else {
-                let resolved = try DetectorWeights.resolve(checkpoint!)
-                let (model, names, _) = try DetectorWeights.read(resolved)
-                (detector, classNames, weights) = (SSDDetector(model: model), names, resolved)
-            }
-            let perClass = try thresholds.map { try ThresholdsFile(contentsOf: URL(fileURLWithPath: $0)).thresholdsByClass } ?? [:]
-            if let unknown = perClass.keys.sorted().first(where: { !classNames.contains($0) }) {
-                throw ValidationError("\(thresholds!): names class '\(unknown)', which the detector does not have (\(classNames.joined(separator: ", ")))")
-            }
-            var byClass = perClass
-            for n in classNames where byClass[n] == nil { byClass[n] = scoreThreshold }
-            let iconURL = iconModel.map { URL(fileURLWithPath: $0) } ?? weights.flatMap { IconModelLocation.find(beside: $0) }
+            let trained = try checkpoint.map { try TrainedDetector($0) }
+            let classNames = trained?.classNames ?? shards!.classNames
+            let picked = try DeploymentThresholds(file: thresholds, classNames: classNames)
+            let iconURL = iconModel.map { URL(fileURLWithPath: $0) } ?? trained?.files.iconInteractivity
             let icons = try iconURL.map { try IconInteractivityModel(contentsOf: $0) }
-            var notes = [weights.map { "Detector \($0.path) with \(thresholds.map { "thresholds of \($0)" } ?? "threshold \(scoreThreshold) for every class")." }
-                         ?? "The shards' true boxes in place of detections (--boxes-from-truth)."]
-            notes.append(icons.map { _ in "Icon interactivity: \(iconURL!.path)." } ?? "No icon-interactivity model: icons are neither buttons nor images (interactivity unknown).")
-            var recognizer: (any TextRecognizer)? = nil
-            if !noOCR {
-                do { recognizer = try TesseractRecognizer(targetWidth: ocrWidth) } catch {
-                    print("warning: \(error); describing without OCR (labels stay empty)")
-                    notes.append("Without OCR: \(error).")
-                }
-            } else {
-                notes.append("Without OCR (--no-ocr): labels stay empty.")
-            }
-            let pipeline = ScreenRecognizer(detector: detector, classNames: classNames, filter: DeploymentFilter(thresholds: byClass),
-                                            textRecognizer: recognizer, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
+            let ocr = DescriptionRun.textRecognizer(enabled: !noOCR, width: ocrWidth)
+            if !noOCR, let note = ocr.note { print("warning: \(note) describing without OCR (labels stay empty)") }
+            let notes = [trained.map { "Detector \($0.files.detector.path) with \(picked.describe(fallback: scoreThreshold))." }
+                            ?? "The shards' true boxes in place of detections (--boxes-from-truth).",
+                         icons.map { _ in "Icon interactivity: \(iconURL!.path)." } ?? "No icon-interactivity model: icons are neither buttons nor images (interactivity unknown).",
+                         ocr.note].compactMap { $0 }
+            let recognizer = ScreenRecognizer(detector: trained?.detector, classNames: classNames, filter: picked.filter(classNames: classNames, fallback: scoreThreshold),
+                                              textRecognizer: ocr.recognizer, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
             let progress = ProgressLine()
-            var described: [DescribedScreen] = [], entries: [DescriptionIndexPage.Entry] = [], skipped: [String] = []
-            var timings: [ScreenRecognizer.Timing] = []
-            var usedIDs = Set<String>()
-            for (k, screen) in screens.enumerated() {
-                progress.update("\(k)/\(screens.count) screens", fractionDone: Double(k) / Double(max(1, screens.count)))
-                let image: RGBImage, given: [ElementDetection]?
-                do { (image, given) = try screen.load() } catch {
-                    skipped.append("\(screen.source): \(error)")
-                    continue
-                }
-                var id = screen.imageID
-                if usedIDs.contains(id) { id += "-\(k)" }
-                usedIDs.insert(id)
-                // One screen that cannot be described (OCR failing on it, say) is reported and skipped, as an unreadable file is.
-                let description: DescribedScreen, timing: ScreenRecognizer.Timing
-                do { (description, _, timing) = try pipeline.describe(imageID: id, image: image, given: given) } catch {
-                    skipped.append("\(screen.source): \(error)")
-                    continue
-                }
-                described.append(description)
-                timings.append(timing)
-                let page = "\(Self.fileSafe(id)).html"
-                guard !noPages else { continue }
-                try DescriptionPage(screen: description, image: image, title: "Description of \(id)").write(to: folder.file(page))
-                entries.append(.init(imageID: id, page: page, elements: description.elements.count, firstUtterance: SpokenText.utterances(for: description).first ?? ""))
+            let outcome = try DescriptionRun(recognizer: recognizer, pages: !noPages, notes: notes).run(screens, into: folder.staging) { k, n in
+                progress.update("\(k)/\(n) screens", fractionDone: Double(k) / Double(max(1, n)))
             }
             progress.finish()
-            try DescriptionFile.write(described, to: folder.file("description.json"))
-            try DescriptionIndexPage(title: "Screen descriptions", notes: notes, entries: entries).write(to: folder.file("index.html"))
             try folder.commit()
-            func median(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.sorted()[v.count / 2] }
+            let t = outcome.medianTiming
             print(String(format: "%d screens described; per screen (median): detector %.1f ms, OCR %.1f ms, heuristics %.2f ms, all %.1f ms",
-                         described.count, 1000 * median(timings.map(\.detector)), 1000 * median(timings.map(\.ocr)),
-                         1000 * median(timings.map(\.heuristics)), 1000 * median(timings.map(\.total))))
-            for s in skipped { print("skipped \(s)") }
-            print("wrote \(folder.final.appendingPathComponent("description.json").path) and a page per screen (\(folder.final.appendingPathComponent("index.html").path))")
-            if described.isEmpty { throw ExitCode(1) }
+                         outcome.described, 1000 * t.detector, 1000 * t.ocr, 1000 * t.heuristics, 1000 * outcome.medianTotal))
+            for s in outcome.skipped { print("skipped \(s)") }
+            print("wrote \(folder.final.appendingPathComponent(DescriptionFile.fileName).path) and a page per screen (\(folder.final.appendingPathComponent(DescriptionIndexPage.fileName).path))")
+            if outcome.described == 0 { throw ExitCode(1) }
         }
-    }
-
-    /// A screen to describe: where it comes from and how to read it (with its true boxes, when they stand in for detections).
-    struct Screen {
-        var imageID: String
-        var source: String
-        var load: () throws -> (image: RGBImage, given: [ElementDetection]?)
-    }
-
-    static func screenshots(_ inputs: [String]) throws -> [Screen] {
-        try Predict.imageFiles(inputs).map { file in
-            Screen(imageID: file.deletingPathExtension().lastPathComponent, source: file.path) { (try ImageCodec.read(file, strict: true), nil) }
-        }
-    }
-
-    /// Screens of shards at their original size (the stored letterbox undone): the colour checks want the screenshot's own pixels.
-    static func shardScreens(_ set: ShardSet, truthBoxes: Bool) -> [Screen] {
-        return (0..<set.count).map { i in
-            let (k, local) = set.locate(i)
-            let reader = set.readers[k]
-            return Screen(imageID: reader.imageIDs[local], source: "\(reader.url.path) screen \(local)") {
-                let record = try set.record(at: i)
-                guard let image = record.originalImage(), let stored = record.image?.size else { throw ShardError.missing(path: reader.url.path, name: "dataset images") }
-                guard truthBoxes else { return (image, nil) }
-                return (image, TruthScreens.elements(of: try TruthScreens.truth(record, storedSize: stored, classNames: set.classNames)))
-            }
-        }
-    }
-
-    /// An image id as a file name: path separators and control characters replaced.
-    static func fileSafe(_ id: String) -> String {
-        String(id.map { $0 == "/" || $0 == "\\" || $0.isNewline || $0.asciiValue.map { $0 < 32 } == true ? "_" : $0 })
     }
 }

@@ -6,6 +6,7 @@ import Reports
 import ScreenDescription
 import ScreenRecognition
 import Shards
+import Training
 
 struct TrainIcons: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,17 +35,9 @@ struct TrainIcons: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let destination: URL
-            if let out {
-                destination = URL(fileURLWithPath: out)
-            } else {
-                // A folder given is where describe looks first; a weights file, its folder.
-                var isFolder: ObjCBool = false
-                let given = URL(fileURLWithPath: checkpoint!)
-                _ = try DetectorWeights.resolve(checkpoint!)
-                _ = FileManager.default.fileExists(atPath: given.path, isDirectory: &isFolder)
-                destination = (isFolder.boolValue ? given : given.deletingLastPathComponent()).appendingPathComponent(IconModelLocation.fileName)
-            }
+            // Beside the detector, where describe looks for it, or the file given.
+            let destination = try out.map { URL(fileURLWithPath: $0) }
+                ?? ModelFiles(resolving: checkpoint!).companionFolder.appendingPathComponent(ModelFiles.iconInteractivityName)
             try OutputFile.check(destination.path, writes: .json, inputs: data + validation)
             let training = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(data)))
             let held = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(validation)))

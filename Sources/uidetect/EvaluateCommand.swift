@@ -1,13 +1,12 @@
 import ArgumentParser
+import DetectorRuns
 import Evaluation
 import Foundation
 import Interchange
 import Outputs
 import Reports
 import Shards
-import Detection
 import Training
-import Workers
 
 extension Interpolation: ExpressibleByArgument {}
 
@@ -46,64 +45,39 @@ struct Evaluate: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let map = try classMap.map { try ClassMap(contentsOf: URL(fileURLWithPath: $0)) }
             let set = try ShardSet(data)
             let folder = try OutputFolder(out, command: "evaluate", inputs: set.readers.map(\.url.path)
                                           + [detections, checkpoint, classMap, cocoInstances, cocoIds].compactMap { $0 })
             defer { folder.discard() }
-            let (names, images) = try EvaluationLoader.groundTruth(set, classMap: map)
-            let ids = Set(images.map(\.imageID))
-            let outURL = folder.staging
-            let dets: [Evaluation.Detection]
-            let title: String
-            var source = EvaluationSource(data: set.readers.map(\.url.path), groundTruthBoxes: images.reduce(0) { $0 + $1.boxes.count }, classMap: classMap)
+            let run = try EvaluationRun(set: set, classMap: classMap, evaluator: Evaluator(iouThreshold: iou, interpolation: interpolation))
+            let evaluated: EvaluationRun.Evaluated, title: String, files: EvaluationRun.DetectionFiles
             if let detections {
-                source.detections = detections
-                let cocoIDs = try cocoInstances.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
-                dets = try EvaluationLoader.detections(URL(fileURLWithPath: detections), classNames: names, imageIDs: ids, classMap: map, cocoIDs: cocoIDs)
-                title = "Evaluation of \((detections as NSString).lastPathComponent)"
+                evaluated = try run.score(file: detections, cocoInstances: cocoInstances)
+                (title, files) = ("Evaluation of \((detections as NSString).lastPathComponent)", .none)
             } else {
-                let weights = try DetectorWeights.resolve(checkpoint!)
-                let (model, modelClasses, step) = try DetectorWeights.read(weights)
-                (source.checkpoint, source.weights, source.step) = (checkpoint, weights.path, step)
-                source.weightsKind = try DetectorWeights.weightsKind(weights)
-                let detector = SSDDetector(model: model)
+                let trained = try TrainedDetector(checkpoint!)
                 let progress = ProgressLine()
-                let found = try threads.scope {
-                    try ShardInference.detections(detector, set: set, indices: Array(0..<set.count), batchSize: batchSize) { done, all in
+                evaluated = try threads.scope {
+                    try run.score(detector: trained.detector, classNames: trained.classNames, batchSize: batchSize, source: trained.source(run.source())) { done, all in
                         progress.update("detecting: \(done)/\(all) screens", fractionDone: Double(done) / Double(all))
                     }
                 }
                 progress.finish()
-                let json = outURL.appendingPathComponent("detections.json")
-                try DetectionsFile.write(found, classNames: modelClasses, to: json)
-                // Read back through the evaluator's own loader: the class map and vocabulary checks apply as for any detections.
-                dets = try EvaluationLoader.detectionsJSON(json, classNames: names, imageIDs: ids, classMap: map)
-                title = "Evaluation of \(weights.path)" + (step.map { " (step \($0))" } ?? "")
-                print("\(found.count) detections on \(set.count) screens (detections.json)")
-                let cocoIDs = try cocoIds.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) }
-                    ?? COCOIDMap(numbering: set.readers.flatMap(\.imageIDs), classNames: set.classNames)
-                let cocoJSON = outURL.appendingPathComponent(COCOResultsFile.fileName)
-                let left = try COCOResultsFile.write(found, classNames: modelClasses, ids: cocoIDs, to: cocoJSON)
-                print("COCO results: \(cocoJSON.lastPathComponent)" + (left.unknownClass + left.unknownImage == 0 ? "" :
-                      " (left out: \(left.unknownClass) of classes without a COCO category, \(left.unknownImage) on screens without a COCO image id)"))
+                title = "Evaluation of \(trained.title)"
+                files = .jsonAndCOCO(try cocoIds.map { try COCOIDMap(contentsOf: URL(fileURLWithPath: $0)) } ?? run.exportNumbering)
             }
-            let input = EvaluationInput(classNames: names, images: images, detections: dets)
-            let summary = Evaluator(iouThreshold: iou, interpolation: interpolation).summarize(input, source: source)
-            // The files and the report do not depend on each other: written side by side, on both cores.
-            let written = parallelMap(count: 2, workers: 2) { _, part in
-                Result {
-                    if part == 0 { return try EvaluationFiles.write(summary, to: outURL) }
-                    let screens = try ReportScreen.first(EvaluationReport.screensShown, of: set, input: input, picks: summary.picks)
-                    try EvaluationReport(summary, title: title, screens: screens).write(to: outURL.appendingPathComponent("report.html"))
+            let left = try run.write(evaluated, title: title, files: files, to: folder.staging)
+            try folder.commit()
+            if let found = evaluated.found {
+                print("\(found.detections.count) detections on \(set.count) screens (detections.json)")
+                if let left {
+                    print("COCO results: \(COCOResultsFile.fileName)" + (left.unknownClass + left.unknownImage == 0 ? "" :
+                          " (left out: \(left.unknownClass) of classes without a COCO category, \(left.unknownImage) on screens without a COCO image id)"))
                 }
             }
-            for w in written { try w.get() }
-            try folder.commit()
-            print(EvaluationTable.render(summary))
+            print(EvaluationTable.render(evaluated.summary))
             print("wrote metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv to \(out)")
-            print("report: \(folder.final.appendingPathComponent("report.html").path)")
+            print("report: \(folder.final.appendingPathComponent(EvaluationReport.fileName).path)")
         }
     }
 }
-

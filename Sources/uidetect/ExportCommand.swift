@@ -1,5 +1,6 @@
 import ArgumentParser
 import Detection
+import DetectorRuns
 import Export
 import Evaluation
 import Foundation
@@ -37,31 +38,21 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let weights = try DetectorWeights.resolve(checkpoint)
-            try OutputFile.check(out, writes: format == .onnx ? .onnx : .safetensors, inputs: [checkpoint, weights.path] + [thresholds].compactMap { $0 })
-            let (model, names, step) = try DetectorWeights.read(weights)
-            var extra: [String: String] = [:]
-            var outputs: ONNXExporter.Outputs = postprocess ? .detections : .raw
-            if let thresholds {
-                let picked = try ThresholdsFile(contentsOf: URL(fileURLWithPath: thresholds)).thresholdsByClass
-                if let unknown = picked.keys.sorted().first(where: { !names.contains($0) }) {
-                    throw ValidationError("\(thresholds) names class '\(unknown)', which \(weights.path) does not have")
-                }
-                if postprocess {
-                    outputs = .deployment(DeploymentFilter(thresholds: picked))
-                } else {
-                    let e = JSONEncoder()
-                    e.outputFormatting = [.sortedKeys]
-                    extra["thresholds"] = String(decoding: try e.encode(picked), as: UTF8.self)
-                }
-            }
+            let trained = try TrainedDetector(checkpoint)
+            try OutputFile.check(out, writes: format == .onnx ? .onnx : .safetensors, inputs: [checkpoint, trained.files.detector.path] + [thresholds].compactMap { $0 })
+            let picked = try DeploymentThresholds(file: thresholds, classNames: trained.classNames)
             let url = URL(fileURLWithPath: out)
             switch format {
-            case .onnx: try ONNXExporter(model: model, classNames: names, outputs: outputs, metadata: extra).write(to: url)
-            case .safetensors: try DetectorWeights.write(model, classNames: names, step: step, extra: extra, to: url)
+            case .onnx:
+                // With --postprocess and --thresholds the filter goes into the graph; otherwise the thresholds ride in the metadata.
+                let outputs: ONNXExporter.Outputs = !postprocess ? .raw : thresholds == nil ? .detections : .deployment(picked.filter(classNames: trained.classNames, fallback: nil))
+                try ONNXExporter(model: trained.model, classNames: trained.classNames, outputs: outputs,
+                                 metadata: postprocess ? [:] : picked.metadata).write(to: url)
+            case .safetensors:
+                try DetectorWeights.write(trained.model, classNames: trained.classNames, step: trained.step, extra: picked.metadata, to: url)
             }
             let size = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int) ?? 0
-            print("wrote \(url.path) (\(format.rawValue), \(size / 1024) KiB) from \(weights.path)" + (step.map { ", step \($0)" } ?? ""))
+            print("wrote \(url.path) (\(format.rawValue), \(size / 1024) KiB) from \(trained.title)")
         }
     }
 }

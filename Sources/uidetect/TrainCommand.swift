@@ -4,6 +4,7 @@ import Diagnostics
 import Distributed
 import Engine
 import Foundation
+import Logging
 import Training
 
 struct Train: ParsableCommand {
@@ -37,29 +38,20 @@ struct Train: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let given: RunConfig?
-            var runName = name ?? "run"
-            if let config {
-                given = try ConfigLoader.load(URL(fileURLWithPath: config), overrides: overrides)
-                runName = name ?? given!.name
-            } else if !overrides.isEmpty {
-                // --resume --set steps=N: the run's own config with the overrides (a run may be extended).
-                given = try ConfigLoader.load(RunFolder(URL(fileURLWithPath: runs).appendingPathComponent(runName)).configFile, overrides: overrides)
-            } else {
-                given = nil
-            }
-            let folder = URL(fileURLWithPath: runs).appendingPathComponent(runName)
+            // The config is read once: the file's (with --set), or with --resume the run's own.
+            let launch = try RunLaunch(configFile: config.map { URL(fileURLWithPath: $0) }, overrides: overrides, name: name,
+                                       runs: URL(fileURLWithPath: runs), resume: resume)
             // Under mpirun this process is one rank of a data-parallel run; otherwise there is no MPI at all.
-            let timeout = (given ?? (try? ConfigLoader.load(RunFolder(folder).configFile)))?.distributed.timeoutSeconds ?? DistributedConfig().timeoutSeconds
-            let group = try ProcessGroup.join(timeout: timeout)
+            let group = try ProcessGroup.join(timeout: launch.config.distributed.timeoutSeconds)
             defer { group?.finish() }
             let primary = (group?.rank ?? 0) == 0
             let progress = ProgressLine(enabled: primary)
-            let trainer = try Trainer(config: given, folder: folder, resume: resume, echo: { line in
+            let logger = primary ? Logger.run(RunFolder(launch.folder), echo: { line in
                 progress.finish()
                 print(line)
                 fflush(nil)  // all output streams: the log line must show before a long step
-            }, group: group)
+            }) : Logger.rank(group!.rank)
+            let trainer = try Trainer(launch, logger: logger, group: group)
             // mpirun hands Ctrl-C to the ranks as SIGTERM: both finish the step and write checkpoints/last.
             let stop = InterruptFlag(signals: group == nil ? [SIGINT] : [SIGINT, SIGTERM])
             let outcome = try trainer.run(shouldStop: { stop.isSet }) { r in
@@ -70,7 +62,7 @@ struct Train: ParsableCommand {
             progress.finish()
             if primary { print("run folder: \(outcome.folder.path)") }
             if outcome.interrupted {
-                if primary { print("continue with: uidetect train --name \(runName) --runs \(runs) --resume") }
+                if primary { print("continue with: uidetect train --name \(launch.folder.lastPathComponent) --runs \(runs) --resume") }
                 throw ExitCode(130)
             }
         }

@@ -102,7 +102,7 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertEqual(NSDictionary(dictionary: first), NSDictionary(dictionary: second))
         XCTAssertNotNil(first["map50_95"] as? Double)
         XCTAssertEqual(source1["checkpoint"] as? String, checkpoint.path)
-        XCTAssertEqual(source1["weights"] as? String, try DetectorWeights.resolve(checkpoint.path).path)
+        XCTAssertEqual(source1["weights"] as? String, try ModelFiles(resolving: checkpoint.path).detector.path)
         XCTAssertTrue(source1["detections"] is NSNull)
         XCTAssertEqual(source2["detections"] as? String, out.appendingPathComponent("detections.json").path)
         XCTAssertTrue(source2["checkpoint"] is NSNull)

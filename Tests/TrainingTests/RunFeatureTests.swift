@@ -65,7 +65,7 @@ final class RunFeatureTests: XCTestCase {
     func testFineTuningWithAnotherVocabularyKeepsTheSharedClassRows() throws {
         let source = folder()
         _ = try Trainer(config: tinyConfig(steps: 2), folder: source, resume: false).run()
-        let (trained, trainedNames, _) = try DetectorWeights.read(try DetectorWeights.resolve(source.path))
+        let (trained, trainedNames, _) = try DetectorWeights.read(try ModelFiles(resolving: source.path).detector)
         var c = tinyConfig(steps: 1)
         c.data.train = [otherVocabularyData.appendingPathComponent("train").path]
         c.data.val = [otherVocabularyData.appendingPathComponent("val").path]
@@ -92,7 +92,7 @@ final class RunFeatureTests: XCTestCase {
         let run = folder()
         _ = try Trainer(config: c, folder: run, resume: false).run()
         let log = try String(contentsOf: run.appendingPathComponent("train.log"), encoding: .utf8)
-        XCTAssertTrue(log.contains("init_from \(try DetectorWeights.resolve(source.path).path)"), log)
+        XCTAssertTrue(log.contains("init_from \(try ModelFiles(resolving: source.path).detector.path)"), log)
         XCTAssertTrue(log.contains("keeping the rows of 2 shared classes (text, icon)"), log)
         XCTAssertTrue(log.contains("OpenBLAS \(BLASKernels.current) kernels"), "the log names the GEMM kernels: \(log)")
         // A network that cannot take the weights is refused, naming the tensor.
@@ -117,10 +117,9 @@ final class RunFeatureTests: XCTestCase {
     func testFrozenBackboneStaysFixedWithItsRunningStatistics() throws {
         var c = tinyConfig(steps: 3)
         c.freeze = ["backbone"]
-        let setup = try TrainingSetup(config: c)
+        let trainer = try Trainer(config: c, folder: folder(), resume: false)
+        let setup = trainer.setup
         let before = namedValues(setup.model)
-        let run = folder()
-        let trainer = try Trainer(setup: setup, folder: try RunFolder.create(run, config: c).folder, resuming: false, logger: .run(RunFolder(run)))
         _ = try trainer.run()
         let after = namedValues(trainer.model)
         for (name, values) in before where name.hasPrefix("backbone.") { XCTAssertEqual(after[name], values, "\(name) is frozen") }

@@ -101,7 +101,7 @@ final class TrainerTests: XCTestCase {
         XCTAssertFalse(rows[3].hasSuffix(",,"), "step 3 was validated: \(rows[3])")
 
         // The saved weights rebuild the same network.
-        let (model, names, step) = try DetectorWeights.read(try DetectorWeights.resolve(splitFolder.path))
+        let (model, names, step) = try DetectorWeights.read(try ModelFiles(resolving: splitFolder.path).detector)
         XCTAssertEqual(names, defaultClassNames)
         XCTAssertEqual(model.config, tinyConfig().model)
         XCTAssertNotNil(step)
@@ -207,6 +207,6 @@ final class CheckpointTests: XCTestCase {
         XCTAssertThrowsError(try DetectorWeights.read(url)) { e in
             XCTAssertTrue("\(e)".contains("not a UIDetect detector checkpoint"), "\(e)")
         }
-        XCTAssertThrowsError(try DetectorWeights.resolve(folder.appendingPathComponent("missing").path))
+        XCTAssertThrowsError(try ModelFiles(resolving: folder.appendingPathComponent("missing").path))
     }
 }
