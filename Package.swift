@@ -56,14 +56,20 @@ let package = Package(
         .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes", "Images", "Checkpoints", .product(name: "Algorithms", package: "swift-algorithms")]),
         // Named float32 tensors as safetensors files: checkpoints and exports.
         .target(name: "Checkpoints", dependencies: ["Outputs"]),
+        // The icon vocabulary (icon-recognition.md): 52 types and `other`, with what a screen reader says for each.
+        .target(name: "IconVocabulary"),
+        // Glyphs of Debian's icon packages with what each means, drawn at any size and weight with FreeType.
+        .target(name: "Glyphs", dependencies: ["CFreeType", "IconVocabulary"]),
+        // The icon classifier (icon-recognition.md): its network, file, inference on crops, training samples and scores.
+        .target(name: "IconRecognition", dependencies: ["Boxes", "Checkpoints", "Engine", "Glyphs", "IconVocabulary", "Images", "Layers", "SeededRandom"]),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
         .target(name: "Boxes"),
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
         .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"]),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
-        .target(name: "Shards", dependencies: ["Boxes", "Images", "CHDF5", "ConfigFiles", "SeededRandom", "Workers", "Yams"]),
+        .target(name: "Shards", dependencies: ["Boxes", "IconVocabulary", "Images", "CHDF5", "ConfigFiles", "SeededRandom", "Workers", "Yams"]),
         // The synthetic iOS-style screen generator.
-        .target(name: "Synthesis", dependencies: ["Boxes", "Images", "Shards", "SeededRandom", "Workers"]),
+        .target(name: "Synthesis", dependencies: ["Boxes", "Glyphs", "IconVocabulary", "Images", "Shards", "SeededRandom", "Workers"]),
         // Other tools' files (COCO instances and results, Ultralytics data.yaml, id mappings) and exports of shards into them.
         .target(name: "Interchange", dependencies: ["Boxes", "ConfigFiles", "Images", "Shards", "Yams"]),
         // Checks of shards before training: leakage between splits (perceptual hashes), suspicious boxes, rare classes.
@@ -111,6 +117,8 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Checkpoints", "Detection", "Engine", "Images", "Shards", "Training", "TestSupport"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "TestSupport"]),
+        .testTarget(name: "GlyphsTests", dependencies: ["Boxes", "Glyphs", "IconVocabulary", "Images"]),
+        .testTarget(name: "IconRecognitionTests", dependencies: ["IconRecognition", "Glyphs", "IconVocabulary", "Images", "Engine", "TestSupport"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),

@@ -8,9 +8,11 @@ cd "$(dirname "$0")/.."
 # Libraries linked (OpenBLAS, HDF5, libpng, TurboJPEG, FreeType, Open MPI for data-parallel training),
 # Tesseract for OCR (its header at build time; describe loads the library when it runs), the font the
 # synthetic screens and overlays draw text with,
-# Tesseract's English data, mpirun, and h5dump, which the tests read our shards with.
+# Tesseract's English data, mpirun, h5dump, which the tests read our shards with, and the four icon packages whose
+# glyphs the synthetic screens draw and the icon classifier learns from (icon-recognition.md).
 packages=(pkg-config libopenblas-dev libhdf5-dev hdf5-tools libpng-dev libturbojpeg0-dev libfreetype-dev fonts-dejavu-core
-          libtesseract-dev tesseract-ocr-eng libopenmpi-dev openmpi-bin)
+          libtesseract-dev tesseract-ocr-eng libopenmpi-dev openmpi-bin
+          fonts-material-design-icons-iconfont fonts-font-awesome fonts-fork-awesome bootstrap-icons)
 # --bench: also oneDNN, whose bf16 and int8 GEMMs Experiments/mixed-precision measures against OpenBLAS.
 if [ "${1:-}" = "--bench" ]; then packages+=(libdnnl-dev); fi
 

@@ -79,6 +79,9 @@ public struct Box: Equatable, Hashable, Codable, Sendable, CustomStringConvertib
             xMax: min(max(xMax, 0), Float(size.width)), yMax: min(max(yMax, 0), Float(size.height)))
     }
 
+    /// The box moved by `dx`, `dy`.
+    public func offset(dx: Float = 0, dy: Float = 0) -> Box { Box(xMin: xMin + dx, yMin: yMin + dy, xMax: xMax + dx, yMax: yMax + dy) }
+
     /// The box under x' = x * sx + dx, y' = y * sy + dy.
     public func transformed(scaleX sx: Float, scaleY sy: Float, offsetX dx: Float = 0, offsetY dy: Float = 0) -> Box {
         Box(xMin: xMin * sx + dx, yMin: yMin * sy + dy, xMax: xMax * sx + dx, yMax: yMax * sy + dy)

@@ -65,3 +65,22 @@ public struct RGB: Equatable, Hashable, Sendable {
     /// Relative luminance in 0...1 (Rec. 601 weights).
     public var luminance: Float { (0.299 * Float(r) + 0.587 * Float(g) + 0.114 * Float(b)) / 255 }
 }
+
+extension RGB {
+    /// A colour from hue (0...1, wrapping), saturation and value (0...1).
+    public init(hue: Float, saturation s: Float, value v: Float) {
+        let h = (hue - hue.rounded(.down)) * 6
+        let i = Int(h) % 6, f = h - Float(Int(h))
+        let p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f))
+        let (r, g, b): (Float, Float, Float)
+        switch i {
+        case 0: (r, g, b) = (v, t, p)
+        case 1: (r, g, b) = (q, v, p)
+        case 2: (r, g, b) = (p, v, t)
+        case 3: (r, g, b) = (p, q, v)
+        case 4: (r, g, b) = (t, p, v)
+        default: (r, g, b) = (v, p, q)
+        }
+        self.init(UInt8(r * 255), UInt8(g * 255), UInt8(b * 255))
+    }
+}

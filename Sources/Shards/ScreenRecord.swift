@@ -1,11 +1,13 @@
 import Boxes
+import IconVocabulary
 import Images
 
 /// One annotated screen: its image, boxes and labels, as a shard stores them.
 ///
-/// The six optional arrays are the ground truth of screen descriptions
-/// (screen-description.md, "Ground truth in shards"): one value per box, nil
-/// when the screen does not have that dataset. `-1` means none, not applicable
+/// The seven optional arrays are the ground truth of screen descriptions
+/// (screen-description.md, "Ground truth in shards") and of icon types
+/// (icon-recognition.md): one value per box, nil when the screen does not have
+/// that dataset. `-1` means none, not applicable
 /// or unknown, as in the file.
 public struct ScreenRecord: Equatable, Sendable {
     public var imageID: String
@@ -33,11 +35,14 @@ public struct ScreenRecord: Equatable, Sendable {
     public var texts: [String]?
     /// `group_kinds`: `tab_button` or `group` for a grouped box, empty for none.
     public var groupKinds: [String]?
+    /// `icon_types`: the vocabulary name of an icon box's meaning (`other` for none of ours), empty
+    /// for boxes of other classes and icons of unknown type.
+    public var iconTypes: [String]?
 
     public init(imageID: String, groupID: String, image: RGBImage?, boxes: [Box], labels: [Int32],
                 scores: [Float]? = nil, originalSize: Size? = nil,
                 groupIndex: [Int32]? = nil, navOrder: [Int32]? = nil, selected: [Int8]? = nil, interactive: [Int8]? = nil,
-                texts: [String]? = nil, groupKinds: [String]? = nil) {
+                texts: [String]? = nil, groupKinds: [String]? = nil, iconTypes: [String]? = nil) {
         precondition(boxes.count == labels.count, "\(boxes.count) boxes, \(labels.count) labels")
         self.imageID = imageID
         self.groupID = groupID
@@ -52,6 +57,7 @@ public struct ScreenRecord: Equatable, Sendable {
         self.interactive = interactive
         self.texts = texts
         self.groupKinds = groupKinds
+        self.iconTypes = iconTypes
     }
 }
 
@@ -85,7 +91,10 @@ enum DescriptionDatasets {
     /// The first value that breaks the rules, as (dataset, row, reason), or nil. Rows count from 0 in the
     /// arrays given; every array given must have the same length (callers check lengths first).
     static func fault(groupIndex: [Int32]?, navOrder: [Int32]?, selected: [Int8]?, interactive: [Int8]?,
-                      groupKinds: [String]?) -> (dataset: String, row: Int, reason: String)? {
+                      groupKinds: [String]?, iconTypes: [String]?) -> (dataset: String, row: Int, reason: String)? {
+        if let types = iconTypes, let i = types.firstIndex(where: { !$0.isEmpty && IconVocabulary.type(named: $0) == nil }) {
+            return ("icon_types", i, "\"\(types[i])\" is not a type of the icon vocabulary (version \(IconVocabulary.version)) or empty")
+        }
         if let i = groupIndex?.firstIndex(where: { $0 < -1 }) { return ("group_index", i, "\(groupIndex![i]) is below -1 (-1 means no group)") }
         if let i = navOrder?.firstIndex(where: { $0 < -1 }) { return ("nav_order", i, "\(navOrder![i]) is below -1 (-1 means outside the order)") }
         if let i = selected?.firstIndex(where: { !(-1...1).contains($0) }) { return ("selected", i, "\(selected![i]) is not -1, 0 or 1") }

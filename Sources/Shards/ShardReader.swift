@@ -33,6 +33,7 @@ public final class ShardReader {
     public let interactive: [Int8]?
     public let texts: [String]?
     public let groupKinds: [String]?
+    public let iconTypes: [String]?
     public var isDetectionShard: Bool { scores != nil }
 
     private let file: HDF5.Handle
@@ -47,7 +48,7 @@ public final class ShardReader {
         (file, images, imageDims, classNames, count, imageSize) = (p.file, p.images, p.imageDims, p.classNames, p.count, p.imageSize)
         (imageIDs, groupIDs, originalSizes) = (p.imageIDs, p.groupIDs, p.originalSizes)
         (boxOffsets, boxes, labels, scores) = (p.boxOffsets, p.boxes, p.labels, p.scores)
-        (groupIndex, navOrder, selected, interactive, texts, groupKinds) = (p.groupIndex, p.navOrder, p.selected, p.interactive, p.texts, p.groupKinds)
+        (groupIndex, navOrder, selected, interactive, texts, groupKinds, iconTypes) = (p.groupIndex, p.navOrder, p.selected, p.interactive, p.texts, p.groupKinds, p.iconTypes)
     }
 
     /// Everything `parse` validates, before it becomes a reader.
@@ -64,7 +65,7 @@ public final class ShardReader {
         var scores: [Float]? = nil
         var groupIndex: [Int32]? = nil, navOrder: [Int32]? = nil
         var selected: [Int8]? = nil, interactive: [Int8]? = nil
-        var texts: [String]? = nil, groupKinds: [String]? = nil
+        var texts: [String]? = nil, groupKinds: [String]? = nil, iconTypes: [String]? = nil
     }
 
     private static func parse(_ url: URL) throws -> Parsed {
@@ -251,8 +252,9 @@ public final class ShardReader {
         p.interactive = try integers("interactive", memType: H5T_NATIVE_INT8_g, as: Int8.self, zero: 0)
         p.texts = try strings("texts")
         p.groupKinds = try strings("group_kinds")
+        p.iconTypes = try strings("icon_types")
         if let (name, row, reason) = DescriptionDatasets.fault(groupIndex: p.groupIndex, navOrder: p.navOrder, selected: p.selected,
-                                                               interactive: p.interactive, groupKinds: p.groupKinds) {
+                                                               interactive: p.interactive, groupKinds: p.groupKinds, iconTypes: p.iconTypes) {
             throw ShardError.invalidValue(path: path, dataset: name, index: row, reason: reason)
         }
         return p
@@ -284,7 +286,7 @@ public final class ShardReader {
             originalSize: originalSizes?[index],
             groupIndex: groupIndex.map { Array($0[r]) }, navOrder: navOrder.map { Array($0[r]) },
             selected: selected.map { Array($0[r]) }, interactive: interactive.map { Array($0[r]) },
-            texts: texts.map { Array($0[r]) }, groupKinds: groupKinds.map { Array($0[r]) })
+            texts: texts.map { Array($0[r]) }, groupKinds: groupKinds.map { Array($0[r]) }, iconTypes: iconTypes.map { Array($0[r]) })
     }
 
     /// Reads every image once, so that damage anywhere in the pixel data is found now.

@@ -59,12 +59,13 @@ public final class ShardWriter {
         let m = record.boxes.count
         let lengths: [(String, Int?)] = [("scores", record.scores?.count), ("group_index", record.groupIndex?.count), ("nav_order", record.navOrder?.count),
                                          ("selected", record.selected?.count), ("interactive", record.interactive?.count),
-                                         ("texts", record.texts?.count), ("group_kinds", record.groupKinds?.count)]
+                                         ("texts", record.texts?.count), ("group_kinds", record.groupKinds?.count),
+                                         ("icon_types", record.iconTypes?.count)]
         for case let (name, count?) in lengths where count != m {
             throw ShardError.invalidValue(path: url.path, dataset: name, index: labelCount, reason: "'\(record.imageID)' has \(count) values for its \(m) boxes")
         }
         if let (name, row, reason) = DescriptionDatasets.fault(groupIndex: record.groupIndex, navOrder: record.navOrder, selected: record.selected,
-                                                               interactive: record.interactive, groupKinds: record.groupKinds) {
+                                                               interactive: record.interactive, groupKinds: record.groupKinds, iconTypes: record.iconTypes) {
             throw ShardError.invalidValue(path: url.path, dataset: name, index: labelCount + row, reason: "box \(row) of '\(record.imageID)': \(reason)")
         }
         if let images, let size = imageSize {
@@ -125,6 +126,7 @@ public final class ShardWriter {
             if let v = every(\.interactive) { try HDF5.write(f, "interactive", v, dims: [m], fileType: H5T_STD_I8LE_g, memType: H5T_NATIVE_INT8_g) }
             if let v = every(\.texts) { try HDF5.writeStrings(f, "texts", v) }
             if let v = every(\.groupKinds) { try HDF5.writeStrings(f, "group_kinds", v) }
+            if let v = every(\.iconTypes) { try HDF5.writeStrings(f, "icon_types", v) }
             try HDF5.writeStringAttribute(f, "format", ["screen-shard"], scalar: true)
             try HDF5.writeIntAttribute(f, "version", 1)
             try HDF5.writeStringAttribute(f, "class_names", classNames, scalar: false)

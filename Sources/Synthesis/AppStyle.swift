@@ -79,6 +79,8 @@ struct AppStyle {
     let largeTitle: Bool
     let uppercaseButtons: Bool
     let iconStyle: IconStyle
+    /// Which icon package the app's icons come from, and how heavy their strokes are.
+    let glyphs: GlyphLook
     /// Titles in this family (a serif for news and books), body text in `bodyFamily`.
     let titleFamily: FontFamily
     let bodyFamily: FontFamily
@@ -159,29 +161,11 @@ struct AppStyle {
         ellipsis = g.chance(0.7)
         let b = g.nextUnitDouble()
         backdrop = b < 0.86 ? .none : b < 0.94 ? .gradient : .photo
+        glyphs = GlyphLook(app: app, seed: seed)
     }
 
     /// Colour for text drawn over `background`: the label colour, or white/black where it would not read.
     func ink(on background: RGB) -> RGB {
         abs(background.luminance - label.luminance) > 0.35 ? label : (background.luminance > 0.55 ? RGB(20, 20, 20) : RGB(255, 255, 255))
-    }
-}
-
-extension RGB {
-    /// A colour from hue (0...1, wrapping), saturation and value (0...1).
-    init(hue: Float, saturation s: Float, value v: Float) {
-        let h = (hue - hue.rounded(.down)) * 6
-        let i = Int(h) % 6, f = h - Float(Int(h))
-        let p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f))
-        let (r, g, b): (Float, Float, Float)
-        switch i {
-        case 0: (r, g, b) = (v, t, p)
-        case 1: (r, g, b) = (q, v, p)
-        case 2: (r, g, b) = (p, v, t)
-        case 3: (r, g, b) = (p, q, v)
-        case 4: (r, g, b) = (t, p, v)
-        default: (r, g, b) = (v, p, q)
-        }
-        self.init(UInt8(r * 255), UInt8(g * 255), UInt8(b * 255))
     }
 }

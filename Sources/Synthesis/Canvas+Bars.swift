@@ -1,4 +1,5 @@
 import Boxes
+import IconVocabulary
 import Images
 import SeededRandom
 
@@ -78,7 +79,7 @@ extension Canvas {
                 let w = shape == .battery ? s * 1.7 : s
                 let b = Box(xMin: x, yMin: cy - s / 2, xMax: x + w, yMax: cy + s / 2)
                 shape.draw(into: &image, box: b, color: ink, charge: g.uniform(0.15...1))
-                annotate(b, .icon)
+                annotate(b, .icon, iconType: IconVocabulary.other)  // signal, Wi-Fi, battery: none of the vocabulary's types
                 x = b.xMax + 5 * u
             }
             return x

@@ -1,4 +1,5 @@
 import Boxes
+import IconVocabulary
 import Images
 import SeededRandom
 
@@ -20,11 +21,20 @@ extension Canvas {
             if squircle { image.paintRounded(box, radius: box.width * 0.23, color: tile) } else { image.paintCircle(centerX: box.centerX, centerY: box.centerY, radius: box.width / 2, color: tile) }
             let inset = box.width * 0.22
             let glyph = Box(xMin: box.xMin + inset, yMin: box.yMin + inset, xMax: box.xMax - inset, yMax: box.yMax - inset)
-            shape.draw(into: &image, box: glyph, color: squircle ? RGB(255, 255, 255) : color, background: tile, filled: filled)
+            draw(shape, in: glyph, color: squircle ? RGB(255, 255, 255) : color, background: tile, filled: filled)
         } else {
-            shape.draw(into: &image, box: box, color: color, background: colour(at: box.xMin, box.yMin), filled: filled)
+            draw(shape, in: box, color: color, background: colour(at: box.xMin, box.yMin), filled: filled)
         }
-        if label { annotate(box, .icon, interactive: interactive) }
+        if label { annotate(box, .icon, interactive: interactive, iconType: shape.type) }
+    }
+
+    /// The shape as the app draws icons: a glyph of its icon package, or line art of our own.
+    private mutating func draw(_ shape: IconShape, in box: Box, color: RGB, background: RGB, filled: Bool) {
+        if style.glyphs.family != nil || !shape.procedural, let glyph = glyphs.glyph(for: shape.type, look: style.glyphs, outline: !filled) {
+            glyphs.draw(glyph, into: &image, box: box, color: color, weight: style.glyphs.weight)
+        } else {
+            shape.draw(into: &image, box: box, color: color, background: background, filled: filled)
+        }
     }
 
     /// A brand-like glyph icon: a letter or two in a coloured disc or rounded square ("f", "G", "in").
@@ -37,7 +47,7 @@ extension Canvas {
         let f = fonts.font(.sans, bold: true)
         let w = Float(f.width(of: letters, pixelSize: px))
         image.draw(text: letters, x: Int(box.centerX - w / 2), baseline: Int(box.centerY + Float(px) * 0.36), font: f, pixelSize: px, color: RGB(255, 255, 255))
-        annotate(box, .icon, interactive: interactive)
+        annotate(box, .icon, interactive: interactive, iconType: IconVocabulary.other)
     }
 
     /// A switch centred vertically on `centerY`, starting at `x`; returns its box. iOS's pill or Material's track and thumb.
@@ -279,11 +289,10 @@ extension Canvas {
     /// `icon` with a selection state (chips, tab buttons): labels like `icon`, carrying `selected`.
     mutating func icon(_ shape: IconShape, at box: Box, color: RGB, interactive: Bool, selected: Bool?) {
         icon(shape, at: box, color: color, interactive: interactive, label: false)
-        annotate(box, .icon, interactive: interactive, selected: selected)
+        annotate(box, .icon, interactive: interactive, selected: selected, iconType: shape.type)
     }
 }
 
 extension Box {
     func insetBy(_ d: Float) -> Box { Box(xMin: xMin + d, yMin: yMin + d, xMax: xMax - d, yMax: yMax - d) }
-    func offset(dx: Float = 0, dy: Float = 0) -> Box { Box(xMin: xMin + dx, yMin: yMin + dy, xMax: xMax + dx, yMax: yMax + dy) }
 }

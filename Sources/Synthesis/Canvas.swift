@@ -1,5 +1,6 @@
 import Boxes
 import Foundation
+import IconVocabulary
 import Images
 import SeededRandom
 
@@ -36,6 +37,8 @@ struct Annotation {
     let interactive: Int8
     /// The exact string a text box shows; empty for other classes.
     let text: String
+    /// An icon's meaning (`icon_types`); empty for other classes.
+    let iconType: String
 }
 
 /// A top-level element: one box alone, or a group of boxes a screen reader visits as one.
@@ -71,16 +74,18 @@ struct Canvas {
     let style: AppStyle
     let device: Device
     let fonts: FontSet
+    let glyphs: GlyphPainter
     var g: SeededGenerator
     /// Points (dp) to pixels.
     let u: Float
     let width: Float, height: Float
 
-    init(size: Size, device: Device, style: AppStyle, fonts: FontSet, generator: SeededGenerator) {
+    init(size: Size, device: Device, style: AppStyle, fonts: FontSet, glyphs: GlyphPainter, generator: SeededGenerator) {
         image = RGBImage(size: size, fill: style.background)
         self.device = device
         self.style = style
         self.fonts = fonts
+        self.glyphs = glyphs
         g = generator
         u = Float(size.width) / device.points
         width = Float(size.width)
@@ -104,7 +109,8 @@ struct Canvas {
 
     /// Labels `box` as `kind`. `interactive` and `selected` default to what the class says
     /// (controls act, toggles and checkboxes carry their state); `text` is the string a text box shows.
-    mutating func annotate(_ box: Box, _ kind: Kind, interactive: Bool? = nil, selected: Bool? = nil, text: String = "", visited: Bool = true) {
+    mutating func annotate(_ box: Box, _ kind: Kind, interactive: Bool? = nil, selected: Bool? = nil, text: String = "", visited: Bool = true,
+                           iconType: IconType? = nil) {
         guard box.width >= 1, box.height >= 1, box.xMax > 0, box.yMax > 0, box.xMin < width, box.yMin < height else { return }
         let element: Int
         if let openGroup {
@@ -125,7 +131,7 @@ struct Canvas {
         default: state = selected
         }
         annotations.append(Annotation(box: box, kind: kind, element: element, selected: state.map { $0 ? 1 : 0 } ?? -1,
-                                      interactive: acts ? 1 : 0, text: kind == .text ? text : ""))
+                                      interactive: acts ? 1 : 0, text: kind == .text ? text : "", iconType: kind == .icon ? iconType?.name ?? "" : ""))
     }
 
     /// What a labeller does when `region` covers part of the screen: boxes mostly hidden are dropped,

@@ -1,20 +1,52 @@
 import Boxes
 import Foundation
+import IconVocabulary
 import Images
 import SeededRandom
 
 /// Line-art and solid glyphs drawn into a square, in the look of the system icon sets.
+/// Every shape has a meaning in the icon vocabulary (`type`); the last thirteen are drawn from
+/// glyphs only (`procedural` false), the others also by hand for apps whose icons are line art.
 enum IconShape: CaseIterable {
     case chevronRight, chevronLeft, arrowBack, plus, close, menu, moreVertical, moreHorizontal, search, home, gear, person, bell,
          heart, share, trash, star, check, bookmark, chat, mail, phone, camera, cart, location, calendar, clock, play, pause,
-         skipNext, skipPrevious, download, edit, filter, lock, grid, list, refresh, info, mic, photo, cloud, send, globe, flag, music
+         skipNext, skipPrevious, download, edit, filter, lock, grid, list, refresh, info, mic, photo, cloud, send, globe, flag, music,
+         expand, collapse, upload, sort, attach, help, like, dislike, copy, volume, mute, video, people
+
+    /// What the shape means (icon-recognition.md); `other` for a grid, a list, a globe, a flag and music.
+    var type: IconType {
+        let name: String
+        switch self {
+        case .chevronRight: name = "forward"
+        case .chevronLeft, .arrowBack: name = "back"
+        case .plus: name = "add"
+        case .moreVertical, .moreHorizontal: name = "more"
+        case .gear: name = "settings"
+        case .person: name = "profile"
+        case .bell: name = "notifications"
+        case .heart: name = "favorite"
+        case .trash: name = "delete"
+        case .check: name = "done"
+        case .skipNext: name = "next"
+        case .skipPrevious: name = "previous"
+        case .mic: name = "microphone"
+        case .photo: name = "photos"
+        case .grid, .list, .globe, .flag, .music: name = "other"
+        default: name = "\(self)"
+        }
+        return IconVocabulary.type(named: name)!
+    }
+
+    /// Whether `draw` can draw it by hand.
+    var procedural: Bool { !Self.glyphOnly.contains(self) }
+    static let glyphOnly: Set<IconShape> = [.expand, .collapse, .upload, .sort, .attach, .help, .like, .dislike, .copy, .volume, .mute, .video, .people]
 
     /// Icons a navigation or app bar shows at its right.
     static let barActions: [IconShape] = [.search, .share, .plus, .gear, .moreVertical, .bell, .cart, .edit, .filter, .heart, .bookmark, .refresh]
     /// Icons of tab bars and bottom navigation.
     static let tabs: [IconShape] = [.home, .search, .person, .star, .heart, .gear, .bell, .chat, .calendar, .cart, .music, .photo, .location, .grid, .bookmark]
     /// Icons at the start of list rows and menu items.
-    static let rows: [IconShape] = allCases.filter { $0 != .chevronRight && $0 != .chevronLeft && $0 != .arrowBack }
+    static let rows: [IconShape] = allCases.filter { $0 != .chevronRight && $0 != .chevronLeft && $0 != .arrowBack && $0 != .expand && $0 != .collapse }
 
     /// Draws the glyph into the square `box` with `color`; `filled` picks the solid variant where there is one.
     /// `background` is the colour behind, used to cut holes.
@@ -123,6 +155,8 @@ enum IconShape: CaseIterable {
         case .globe: p.ring(0.5, 0.5, 0.42); p.line(0.08, 0.5, 0.92, 0.5); p.line(0.5, 0.08, 0.5, 0.92); p.ring(0.5, 0.5, 0.2)
         case .flag: p.line(0.2, 0.08, 0.2, 0.95); p.polygon([(0.2, 0.1), (0.85, 0.1), (0.7, 0.3), (0.85, 0.5), (0.2, 0.5)])
         case .music: p.line(0.4, 0.2, 0.4, 0.75); p.line(0.4, 0.2, 0.85, 0.1); p.line(0.85, 0.1, 0.85, 0.65); p.disc(0.3, 0.78, 0.12); p.disc(0.75, 0.68, 0.12)
+        case .expand, .collapse, .upload, .sort, .attach, .help, .like, .dislike, .copy, .volume, .mute, .video, .people:
+            break  // glyphs only (`procedural` is false): `Canvas.icon` never asks for these
         }
     }
 }

@@ -24,6 +24,7 @@ public final class ScreenSynthesizer {
     public let seed: UInt64
     public let appCount: Int
     private let fonts: FontSet
+    private let glyphs: GlyphPainter
 
     /// Classes by name, as indices into `defaultClassNames`.
     enum Kind: Int32 {
@@ -37,6 +38,7 @@ public final class ScreenSynthesizer {
         self.seed = seed
         self.appCount = max(1, appCount)
         fonts = try FontSet()
+        glyphs = try GlyphPainter()
     }
 
     /// Screen `index`: image, boxes, labels and description ground truth.
@@ -46,7 +48,7 @@ public final class ScreenSynthesizer {
         let style = AppStyle(app: app, seed: seed)
         let device = Device.pick(style.idiom, &g)
         let content = device.content(in: size)
-        var canvas = Canvas(size: content, device: device, style: style, fonts: fonts, generator: g)
+        var canvas = Canvas(size: content, device: device, style: style, fonts: fonts, glyphs: glyphs, generator: g)
         canvas.compose()
         let truth = canvas.groundTruth()
         var image = canvas.image
@@ -59,7 +61,7 @@ public final class ScreenSynthesizer {
         return ScreenRecord(imageID: "synth-s\(seed)-" + String(format: "%08d", index), groupID: "app-s\(seed)-" + String(format: "%05d", app),
                             image: image, boxes: truth.boxes, labels: truth.labels, originalSize: device.pixels,
                             groupIndex: truth.groupIndex, navOrder: truth.navOrder, selected: truth.selected, interactive: truth.interactive,
-                            texts: truth.texts, groupKinds: truth.groupKinds)
+                            texts: truth.texts, groupKinds: truth.groupKinds, iconTypes: truth.iconTypes)
     }
 }
 
@@ -68,7 +70,7 @@ struct GroundTruth {
     var boxes: [Box] = [], labels: [Int32] = []
     var groupIndex: [Int32] = [], navOrder: [Int32] = []
     var selected: [Int8] = [], interactive: [Int8] = []
-    var texts: [String] = [], groupKinds: [String] = []
+    var texts: [String] = [], groupKinds: [String] = [], iconTypes: [String] = []
 }
 
 extension Canvas {
@@ -112,6 +114,7 @@ extension Canvas {
             t.interactive.append(a.interactive)
             t.texts.append(a.text)
             t.groupKinds.append(grouping[a.element] == .tabButton ? "tab_button" : grouping[a.element] == .group ? "group" : "")
+            t.iconTypes.append(a.iconType)
         }
         return t
     }

@@ -13,8 +13,13 @@ public struct CheckpointStore {
     public static let modelFile = DetectorWeights.modelFile
     public static let stateFile = "training_state.safetensors"
     public let folder: URL
+    /// The model's file in each step folder (the detector's, or the icon classifier's).
+    public let modelFile: String
 
-    public init(folder: URL) { self.folder = folder }
+    public init(folder: URL, modelFile: String = CheckpointStore.modelFile) {
+        self.folder = folder
+        self.modelFile = modelFile
+    }
 
     public var last: URL { folder.appendingPathComponent("last") }
     public var best: URL { folder.appendingPathComponent("best") }
@@ -28,15 +33,23 @@ public struct CheckpointStore {
     /// Writes a complete checkpoint of `step` and points `last` (and `best` if asked) at it;
     /// `weights` says in the model file's metadata which weights it holds (raw or their average).
     public func save(model: SSDModel, classNames: [String], state: TrainingState, isBest: Bool, weights: String = "raw") throws {
+        try save(step: state.step, isBest: isBest) { folder in
+            try DetectorWeights.write(model, classNames: classNames, step: state.step, extra: ["weights": weights], to: folder.appendingPathComponent(Self.modelFile))
+            try state.write(to: folder.appendingPathComponent(Self.stateFile))
+        }
+    }
+
+    /// Writes a checkpoint of `step` whatever the model: `write` puts its files (the model file
+    /// and `training_state.safetensors`) into the step's folder while it is still temporary.
+    public func save(step: Int, isBest: Bool, write: (URL) throws -> Void) throws {
         let fm = FileManager.default
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        let name = String(format: "step-%08d", state.step)
+        let name = String(format: "step-%08d", step)
         let final = folder.appendingPathComponent(name)
         let temporary = folder.appendingPathComponent(".\(name).partial-\(getpid())")
         try? fm.removeItem(at: temporary)
         try fm.createDirectory(at: temporary, withIntermediateDirectories: true)
-        try DetectorWeights.write(model, classNames: classNames, step: state.step, extra: ["weights": weights], to: temporary.appendingPathComponent(Self.modelFile))
-        try state.write(to: temporary.appendingPathComponent(Self.stateFile))
+        try write(temporary)
         // A step folder is only ever rewritten by a session that resumed from an earlier step,
         // so no link points at it: it can go first.
         if fm.fileExists(atPath: final.path) { try fm.removeItem(at: final) }
@@ -68,7 +81,7 @@ public struct CheckpointStore {
             }
             // Links we write are relative, inside checkpoints/; one leading elsewhere is not ours to follow (or prune around).
             guard !name.contains("/"), name.hasPrefix("step-") else { return .damaged("\(link.path) points at \(name), outside this checkpoints folder") }
-            let complete = [Self.modelFile, Self.stateFile].allSatisfy { fm.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent($0).path) }
+            let complete = [modelFile, Self.stateFile].allSatisfy { fm.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent($0).path) }
             return complete ? .names(name) : .damaged("\(link.path) points at \(name), which is missing or incomplete")
         }
         switch (target(last), target(best)) {
@@ -94,7 +107,7 @@ public struct CheckpointStore {
         case .damaged(let problem): throw CheckpointError(path: folder.path, problem: "damaged: \(problem). Nothing was changed or deleted")
         case .intact:
             let state = try TrainingState.read(last.appendingPathComponent(Self.stateFile))
-            return (state, last.appendingPathComponent(Self.modelFile))
+            return (state, last.appendingPathComponent(modelFile))
         }
     }
 

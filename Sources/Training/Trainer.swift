@@ -69,7 +69,7 @@ public final class Trainer {
         self.group = group
         parallel = group.map { DataParallel(group: $0, syncBatchNorm: launch.config.distributed.syncBatchNorm) }
         hooks = primary ? .standard() : .none
-        state = TrainingState(step: 0, bestMAP50: nil, bestStep: nil, optimizer: [:])
+        state = TrainingState(step: 0, bestScore: nil, bestStep: nil, optimizer: [:])
         // Leftovers of checkpoint writes a crash interrupted go now, not at the next save.
         if primary { folder.checkpoints.prune() }
         if fresh {
@@ -188,13 +188,13 @@ public final class Trainer {
             for hook in hooks.all { try hook.afterTraining(context, interrupted: interrupted) }
             parallel?.report(logger)
             if state.stoppedEarly {
-                logger.info("stopped early at step \(state.step): no better validation mAP50 in \(c.patience ?? 0) validations (best \(percent(state.bestMAP50)) at step \(state.bestStep.map(String.init) ?? "-")); checkpoints/best holds it")
+                logger.info("stopped early at step \(state.step): no better validation mAP50 in \(c.patience ?? 0) validations (best \(percent(state.bestScore)) at step \(state.bestStep.map(String.init) ?? "-")); checkpoints/best holds it")
             } else if interrupted {
                 logger.info("interrupted at step \(state.step) of \(c.steps); checkpoints/last holds it, and --resume goes on from there")
             } else if setup.valSet == nil {
                 logger.info("finished \(state.step) steps (no validation data, so no best checkpoint)")
             } else {
-                logger.info("finished \(state.step) steps; best validation mAP50 \(percent(state.bestMAP50)) at step \(state.bestStep.map(String.init) ?? "-")")
+                logger.info("finished \(state.step) steps; best validation mAP50 \(percent(state.bestScore)) at step \(state.bestStep.map(String.init) ?? "-")")
             }
             return outcome(interrupted: interrupted)
         } catch let error as DistributedError {
@@ -205,7 +205,7 @@ public final class Trainer {
     }
 
     private func outcome(interrupted: Bool) -> TrainingOutcome {
-        TrainingOutcome(step: state.step, interrupted: interrupted, bestMAP50: state.bestMAP50, bestStep: state.bestStep, folder: folder.url)
+        TrainingOutcome(step: state.step, interrupted: interrupted, bestScore: state.bestScore, bestStep: state.bestStep, folder: folder.url)
     }
 
     private func stopNonFinite(step: Int, what: String) throws -> Never {

@@ -100,7 +100,7 @@ public struct StepReport: Sendable {
 public struct TrainingOutcome {
     public var step: Int
     public var interrupted: Bool
-    public var bestMAP50: Double?
+    public var bestScore: Double?
     public var bestStep: Int?
     public var folder: URL
 }

@@ -16,7 +16,8 @@ public struct MetricsWindow: Codable, Equatable, Sendable {
 /// EMA of the weights the raw weights (the checkpoint's model file then holds the average).
 public struct TrainingState: Equatable, Sendable {
     public var step: Int
-    public var bestMAP50: Double?
+    /// The best validation score so far: the detector's mAP50, the icon classifier's top-1 accuracy.
+    public var bestScore: Double?
     public var bestStep: Int?
     public var optimizer: [String: [Float]]
     public var window = MetricsWindow()
@@ -29,9 +30,9 @@ public struct TrainingState: Equatable, Sendable {
     /// The run ended early, its patience spent.
     public var stoppedEarly = false
 
-    public init(step: Int, bestMAP50: Double?, bestStep: Int?, optimizer: [String: [Float]], window: MetricsWindow = MetricsWindow()) {
+    public init(step: Int, bestScore: Double?, bestStep: Int?, optimizer: [String: [Float]], window: MetricsWindow = MetricsWindow()) {
         self.step = step
-        self.bestMAP50 = bestMAP50
+        self.bestScore = bestScore
         self.bestStep = bestStep
         self.optimizer = optimizer
         self.window = window
@@ -54,8 +55,8 @@ public struct TrainingState: Equatable, Sendable {
         var fold = Fold()
         step = record.step
         if let validation = record.validation {
-            if let m = validation.scores.map50, m > (bestMAP50 ?? -1) {
-                (bestMAP50, bestStep, fold.isBest) = (m, record.step, true)
+            if let m = validation.scores.map50, m > (bestScore ?? -1) {
+                (bestScore, bestStep, fold.isBest) = (m, record.step, true)
             }
             validationsSinceBest = fold.isBest ? 0 : validationsSinceBest + 1
             if let patience = c.patience, validationsSinceBest >= patience, record.step < c.steps { stoppedEarly = true }
@@ -77,7 +78,7 @@ public struct TrainingState: Equatable, Sendable {
         var tensors = optimizer.keys.sorted().map { NamedTensor(name: $0, shape: [optimizer[$0]!.count], values: optimizer[$0]!) }
         tensors += rawWeights.map { NamedTensor(name: Self.rawPrefix + $0.name, shape: $0.shape, values: $0.values) }
         var metadata = ["format": Self.format, "step": String(step)]
-        if let b = bestMAP50 { metadata["best_map50"] = String(b) }
+        if let b = bestScore { metadata["best_score"] = String(b) }
         if let s = bestStep { metadata["best_step"] = String(s) }
         // JSON prints doubles so that they parse back exactly.
         metadata["window"] = String(decoding: try JSONEncoder().encode(window), as: UTF8.self)
@@ -101,7 +102,8 @@ public struct TrainingState: Equatable, Sendable {
                 optimizer[t.name] = t.values
             }
         }
-        var state = TrainingState(step: step, bestMAP50: metadata["best_map50"].flatMap { Double($0) },
+        // `best_map50`: the key of states written before the icon classifier shared them.
+        var state = TrainingState(step: step, bestScore: (metadata["best_score"] ?? metadata["best_map50"]).flatMap { Double($0) },
                                   bestStep: metadata["best_step"].flatMap { Int($0) }, optimizer: optimizer, window: try window(metadata["window"], problem))
         state.rawWeights = raw
         state.emaUpdates = metadata["ema_updates"].flatMap { Int($0) } ?? 0

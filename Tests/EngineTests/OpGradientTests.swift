@@ -86,3 +86,25 @@ final class OpGradientTests: XCTestCase {
         XCTAssertFalse(y.requiresGrad)
     }
 }
+
+final class ClassificationOpTests: XCTestCase {
+    func testGlobalAveragePoolingAndItsGradient() {
+        let x = Tensor(shape: [1, 2, 2, 2], values: [1, 10, 2, 20, 3, 30, 4, 40])
+        XCTAssertEqual(x.globalAveragePooled().scalars, [2.5, 25])
+        assertGradientsMatch([randomInput([2, 3, 4, 5], seed: 41)]) { ($0[0].globalAveragePooled() * $0[0].globalAveragePooled()).sum() }
+    }
+
+    func testSoftmaxCrossEntropyByHandAndItsGradient() {
+        // Two classes, logits (0, ln 3): p = (1/4, 3/4); the loss of label 1 is -ln(3/4), of label 0 -ln(1/4).
+        let x = Tensor(shape: [2, 2], values: [0, logf(3), 0, logf(3)])
+        XCTAssertEqual(x.softmaxCrossEntropy(labels: [1, 0]).item, (-logf(0.75) - logf(0.25)) / 2, accuracy: 1e-6)
+        // Smoothing 0.2 over 2 classes: targets (0.1, 0.9) for label 1.
+        XCTAssertEqual(Tensor(shape: [1, 2], values: [0, logf(3)]).softmaxCrossEntropy(labels: [1], smoothing: 0.2).item,
+                       -(0.1 * logf(0.25) + 0.9 * logf(0.75)), accuracy: 1e-6)
+        let logits = randomInput([5, 7], in: -3...3, seed: 42)
+        assertGradientsMatch([logits]) { $0[0].softmaxCrossEntropy(labels: [0, 6, 3, 3, 1]) }
+        assertGradientsMatch([logits]) { $0[0].softmaxCrossEntropy(labels: [2, 2, 5, 0, 4], smoothing: 0.1) }
+        let p = Tensor(shape: [1, 3], values: [1, 1, 1]).softmaxProbabilities()
+        for v in p { XCTAssertEqual(v, 1 / 3, accuracy: 1e-7) }
+    }
+}

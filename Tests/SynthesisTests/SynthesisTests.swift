@@ -147,7 +147,7 @@ final class SynthesisTests: XCTestCase {
         let fonts = try FontSet()
         let style = AppStyle(app: 0, seed: 1)
         let device = Device.androidPhones[0]
-        var c = Canvas(size: Size(width: 360, height: 640), device: device, style: style, fonts: fonts, generator: SeededGenerator(seed: 9))
+        var c = Canvas(size: Size(width: 360, height: 640), device: device, style: style, fonts: fonts, glyphs: try GlyphPainter(), generator: SeededGenerator(seed: 9))
         // Content: a heading, a two-line paragraph, a segmented control of three, a checkbox row.
         let heading = c.text("Weather", x: 16, baseline: 120, points: 20, color: style.label, face: .bold)
         let lines = c.paragraph("one two three four five six seven eight nine ten eleven twelve", x: 16, baseline: 160, width: 150, points: 14, color: style.label, maxLines: 2)
@@ -197,7 +197,7 @@ final class SynthesisTests: XCTestCase {
         let fonts = try FontSet()
         for app in 0..<6 {
             let style = AppStyle(app: app, seed: 4)
-            var c = Canvas(size: Size(width: 300, height: 200), device: Device.iPhones[0], style: style, fonts: fonts, generator: SeededGenerator(seed: 1))
+            var c = Canvas(size: Size(width: 300, height: 200), device: Device.iPhones[0], style: style, fonts: fonts, glyphs: try GlyphPainter(), generator: SeededGenerator(seed: 1))
             let long = "Notifications and privacy settings for every account"
             let ink = try XCTUnwrap(c.text(long, x: 20, baseline: 100, points: 16, color: style.label, maxWidth: 120))
             let t = c.groundTruth()
@@ -235,7 +235,7 @@ final class SynthesisTests: XCTestCase {
     func testOcclusionDropsClipsAndTakesOutOfOrder() throws {
         let fonts = try FontSet()
         let style = AppStyle(app: 3, seed: 2)
-        var c = Canvas(size: Size(width: 300, height: 600), device: Device.iPhones[0], style: style, fonts: fonts, generator: SeededGenerator(seed: 1))
+        var c = Canvas(size: Size(width: 300, height: 600), device: Device.iPhones[0], style: style, fonts: fonts, glyphs: try GlyphPainter(), generator: SeededGenerator(seed: 1))
         c.annotate(Box(xMin: 10, yMin: 100, xMax: 290, yMax: 300), .picture)
         c.annotate(Box(xMin: 10, yMin: 400, xMax: 100, yMax: 420), .text, text: "Hidden")
         c.annotate(Box(xMin: 10, yMin: 330, xMax: 100, yMax: 350), .text, text: "Kept")
@@ -244,7 +244,7 @@ final class SynthesisTests: XCTestCase {
         var t = c.groundTruth()
         XCTAssertEqual(t.boxes, [Box(xMin: 10, yMin: 100, xMax: 290, yMax: 250), Box(xMin: 0, yMin: 250, xMax: 300, yMax: 600)])
         XCTAssertEqual(t.navOrder, [0, 1])
-        c = Canvas(size: Size(width: 300, height: 600), device: Device.iPhones[0], style: style, fonts: fonts, generator: SeededGenerator(seed: 1))
+        c = Canvas(size: Size(width: 300, height: 600), device: Device.iPhones[0], style: style, fonts: fonts, glyphs: try GlyphPainter(), generator: SeededGenerator(seed: 1))
         c.annotate(Box(xMin: 10, yMin: 10, xMax: 100, yMax: 30), .text, text: "Behind")
         c.occlude(Box(xMin: 50, yMin: 200, xMax: 250, yMax: 400), modal: true)
         c.annotate(Box(xMin: 50, yMin: 200, xMax: 250, yMax: 400), .dialog)

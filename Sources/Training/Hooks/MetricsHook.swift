@@ -23,7 +23,7 @@ final class MetricsHook: TrainingHook {
         run.logger.info("\(String(format: "step %d/%d  loss %.4f (class %.4f, box %.4f)  lr %.5f  %.1f images/s", record.step, c.steps, w.loss / n, w.classification / n, w.box / n, record.learningRate, rate))")
         if let v = record.validation?.scores {
             let best = run.state.bestStep.map(String.init) ?? "-"
-            run.logger.info("step \(record.step): validation loss \(String(format: "%.4f", v.loss)), mAP50 \(percent(v.map50)), mAP-center \(percent(v.mapCenter)) (best \(percent(run.state.bestMAP50)) at step \(best); \(run.setup.evaluatedWeights))")
+            run.logger.info("step \(record.step): validation loss \(String(format: "%.4f", v.loss)), mAP50 \(percent(v.map50)), mAP-center \(percent(v.mapCenter)) (best \(percent(run.state.bestScore)) at step \(best); \(run.setup.evaluatedWeights))")
         }
         windowStart = monotonicSeconds()
         windowSeconds = 0
