@@ -83,12 +83,12 @@ let package = Package(
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
         .target(name: "OCR", dependencies: ["CTesseract", "Images", "Boxes"]),
         // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
-        .target(name: "Reports", dependencies: ["Evaluation", "Shards", "ScreenDescription", "Images"]),
+        .target(name: "Reports", dependencies: ["Boxes", "Evaluation", "IconVocabulary", "Shards", "ScreenDescription", "Images"]),
         // A detector run over inputs and written as the commands write it: evaluations of shards (evaluate and each
         // validation), predictions on screenshots, the deployment filter from a thresholds file.
         .target(name: "DetectorRuns", dependencies: ["Detection", "Engine", "Evaluation", "Images", "Interchange", "Reports", "Shards", "Workers"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Outputs", "DetectorRuns", "Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "Yams", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Training", dependencies: ["Outputs", "DetectorRuns", "Glyphs", "IconRecognition", "IconVocabulary", "Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
         .target(name: "Protobuf"),
@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Outputs", "DetectorRuns", "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks", "Workers",
+                "Outputs", "DetectorRuns", "IconRecognition", "IconVocabulary", "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks", "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ]),
 

@@ -4,7 +4,8 @@ import Foundation
 /// Draws `VectorGlyph`s as anti-aliased coverage masks with FreeType's rasteriser, at any size and
 /// stroke weight (FreeType's emboldening grows or thins every stroke). Holds a FreeType library:
 /// not thread-safe, give each thread its own.
-public final class GlyphRasterizer {
+// Unchecked: each rasteriser is used by one thread at a time (its owner), which FreeType requires anyway.
+public final class GlyphRasterizer: @unchecked Sendable {
     private var library: FT_Library?
 
     public init() throws {

@@ -317,31 +317,7 @@ public struct EvaluationReport {
 
     /// The matrix as a heat map; its margins grow with the longest class name, so that no label is cut.
     private func heatMap(normalised: Bool) -> String {
-        let names = confusion.classNames + ["background"]
-        let n = names.count
-        let textWidth = Double(names.map(\.count).max() ?? 0) * 6.0
-        let cell = 34.0, left = max(60, textWidth + 14), top = max(40, textWidth * 0.77 + 16)
-        let width = left + cell * Double(n) + max(20, textWidth * 0.64 - cell / 2 + 10)
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(top + cell * Double(n) + 10))\" font-size=\"10\">"
-        for (j, name) in names.enumerated() {
-            let x = left + (Double(j) + 0.5) * cell
-            s += "<text x=\"\(x)\" y=\"\(top - 6)\" transform=\"rotate(-50 \(x) \(top - 6))\">\(escape(name))</text>"
-            s += "<text x=\"\(left - 6)\" y=\"\(top + (Double(j) + 0.6) * cell)\" text-anchor=\"end\">\(escape(name))</text>"
-        }
-        let maxCount = max(1, confusion.counts.flatMap { $0 }.max() ?? 1)
-        for i in 0..<n {
-            let rowTotal = max(1, confusion.counts[i].reduce(0, +))
-            for j in 0..<n {
-                let count = confusion.counts[i][j]
-                let value = normalised ? Double(count) / Double(rowTotal) : (count == 0 ? 0 : log(1 + Double(count)) / log(1 + Double(maxCount)))
-                let shade = Int(255 * (1 - value))
-                let fill = "rgb(\(shade),\(min(255, shade + 30)),255)"
-                s += "<rect x=\"\(left + Double(j) * cell)\" y=\"\(top + Double(i) * cell)\" width=\"\(cell)\" height=\"\(cell)\" fill=\"\(fill)\" stroke=\"#fff\"/>"
-                let text = normalised ? (count == 0 ? "" : String(format: "%.2f", Double(count) / Double(rowTotal))) : (count == 0 ? "" : "\(count)")
-                s += "<text x=\"\(left + (Double(j) + 0.5) * cell)\" y=\"\(top + (Double(i) + 0.6) * cell)\" text-anchor=\"middle\" fill=\"\(value > 0.55 ? "#fff" : "#222")\">\(text)</text>"
-            }
-        }
-        return s + "</svg>"
+        HeatMap(names: confusion.classNames + ["background"], counts: confusion.counts).svg(normalised: normalised)
     }
 
     private func escape(_ s: String) -> String { HTML.escape(s) }

@@ -1,5 +1,6 @@
 import Checkpoints
 import Detection
+import IconRecognition
 import Foundation
 
 /// The files of a trained detector, found from what a user names: a weights file, a checkpoint
@@ -49,4 +50,22 @@ public struct ModelFiles: Sendable {
     public func companion(_ name: String) -> URL? {
         companionFolders.map { $0.appendingPathComponent(name) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
+}
+
+extension ModelFiles {
+    /// The icon classifier meant by `path` (icon-recognition.md): the file itself, a folder holding
+    /// one (its run folder), or a detector's weights, checkpoint or run folder with one beside it.
+    public static func iconClassifier(_ path: String) throws -> URL {
+        let url = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw CheckpointError(path: path, problem: "no such file or folder") }
+        if !isFolder.boolValue && url.lastPathComponent != DetectorWeights.modelFile { return url }
+        let direct = url.appendingPathComponent(IconClassifier.fileName)
+        if isFolder.boolValue && FileManager.default.fileExists(atPath: direct.path) { return direct }
+        if let beside = (try? ModelFiles(resolving: path))?.companion(IconClassifier.fileName) { return beside }
+        throw CheckpointError(path: path, problem: "holds no \(IconClassifier.fileName) (train one with uidetect train-icon-classifier)")
+    }
+
+    /// The icon classifier beside the detector, if there is one.
+    public var iconClassifier: URL? { companion(IconClassifier.fileName) }
 }

@@ -55,6 +55,11 @@ public struct RunFolder: Sendable {
     /// A new run: the folder is created (or taken when empty) and locked, and the marker and the
     /// resolved config written. A folder holding a run, or anything else, is refused, never cleared.
     public static func create(_ url: URL, config: RunConfig) throws -> (folder: RunFolder, lock: RunLock) {
+        try create(url, configYAML: try ConfigLoader.yaml(config))
+    }
+
+    /// A new run of any kind (a detector's, an icon classifier's) whose resolved config is `configYAML`.
+    public static func create(_ url: URL, configYAML: String) throws -> (folder: RunFolder, lock: RunLock) {
         let folder = RunFolder(url)
         try ensureFree(url)
         do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
@@ -63,7 +68,7 @@ public struct RunFolder: Sendable {
         let lock = try RunLock(folder)
         try ensureFree(url)  // again under the lock: another trainer may have started here meanwhile
         try OutputFile.write(Data("{\"format\": \"uidetect-run-1\"}\n".utf8), to: folder.markerFile)
-        try OutputFile.write(Data(try ConfigLoader.yaml(config).utf8), to: folder.configFile)
+        try OutputFile.write(Data(configYAML.utf8), to: folder.configFile)
         return (folder, lock)
     }
 
@@ -77,10 +82,7 @@ public struct RunFolder: Sendable {
     /// (`recordExtension`) only once the run has loaded and goes on.
     public static func open(_ url: URL, given: RunConfig?, overrides: [String]) throws -> (folder: RunFolder, config: RunConfig, extendedFrom: Int?) {
         let folder = try requireRun(url)
-        let text: String
-        do { text = try String(contentsOf: folder.configFile, encoding: .utf8) } catch {
-            throw ConfigError(source: folder.configFile.path, key: "", problem: FileProblem.reason(error))
-        }
+        let text = try folder.configText()
         let saved = try ConfigLoader.load(yaml: text, source: folder.configFile.path)
         let given = try given ?? (overrides.isEmpty ? saved : ConfigLoader.load(yaml: text, source: folder.configFile.path, overrides: overrides))
         let differing = ConfigLoader.differingKeys(saved, given)
@@ -103,10 +105,17 @@ public struct RunFolder: Sendable {
         }
     }
 
-    /// Rewrites config.yaml with an extended config (more steps, another patience), atomically.
-    func recordExtension(_ config: RunConfig) throws {
-        try OutputFile.write(Data(try ConfigLoader.yaml(config).utf8), to: configFile)
+    /// The text of the run's config.yaml, or an error naming it.
+    public func configText() throws -> String {
+        do { return try String(contentsOf: configFile, encoding: .utf8) } catch {
+            throw ConfigError(source: configFile.path, key: "", problem: FileProblem.reason(error))
+        }
     }
+
+    /// Rewrites config.yaml with an extended config (more steps, another patience), atomically.
+    func recordExtension(_ config: RunConfig) throws { try recordExtension(yaml: try ConfigLoader.yaml(config)) }
+
+    func recordExtension(yaml: String) throws { try OutputFile.write(Data(yaml.utf8), to: configFile) }
 }
 
 /// Why a run stopped early or could not start.

@@ -115,8 +115,11 @@ public struct TrainingSetup {
 
     /// Weight decay on conv weights only: biases and batch-norm scale and shift are left alone.
     /// Frozen parameters (no gradient) are not the optimizer's: no decay, no state.
-    static func optimizer(_ o: OptimizerConfig, model: SSDModel) -> Optimizer {
-        let named = model.namedParameters().filter { $0.tensor.requiresGrad }
+    static func optimizer(_ o: OptimizerConfig, model: SSDModel) -> Optimizer { optimizer(o, parameters: model.namedParameters()) }
+
+    /// The optimizer of `o` over named parameters (conv weights decayed, the rest not; frozen ones left out).
+    static func optimizer(_ o: OptimizerConfig, parameters: [(name: String, tensor: Tensor)]) -> Optimizer {
+        let named = parameters.filter { $0.tensor.requiresGrad }
         let groups = [ParameterGroup(parameters: named.filter { $0.tensor.shape.count == 4 }.map(\.tensor), weightDecay: o.weightDecay),
                       ParameterGroup(parameters: named.filter { $0.tensor.shape.count != 4 }.map(\.tensor), weightDecay: 0)]
         switch o.name {

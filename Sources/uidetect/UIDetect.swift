@@ -19,7 +19,7 @@ struct UIDetect: ParsableCommand {
         commandName: "uidetect",
         abstract: "Train and evaluate detectors of user-interface elements in app screenshots.",
         version: uidetectVersion,
-        subcommands: [Synth.self, Show.self, Import.self, Stats.self, Split.self, Check.self, ModelCommand.self, Train.self, Evaluate.self, Predict.self, Describe.self, TrainIcons.self, EvaluateDescription.self, ExportCommand.self, ExportData.self, Thresholds.self, Compare.self, SelfCheckCommand.self, Bench.self])
+        subcommands: [Synth.self, Show.self, Import.self, Stats.self, Split.self, Check.self, ModelCommand.self, Train.self, Evaluate.self, Predict.self, Describe.self, TrainIcons.self, TrainIconClassifier.self, ClassifyIcons.self, EvaluateIcons.self, EvaluateDescription.self, ExportCommand.self, ExportData.self, Thresholds.self, Compare.self, SelfCheckCommand.self, Bench.self])
 }
 
 /// Options every compute-heavy command shares.
