@@ -107,6 +107,7 @@ let package = Package(
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Checkpoints", "Detection", "Engine", "Images", "Shards", "Training", "TestSupport"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
+        .testTarget(name: "ConfigFilesTests", dependencies: ["ConfigFiles", "Yams"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),
