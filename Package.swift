@@ -37,6 +37,9 @@ let package = Package(
         // with dlopen, so that uidetect starts (and describe goes on without OCR) where it is missing.
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
 
+        // PNG decoding with libpng's full API: its errors jump (longjmp), so the jump lands in C.
+        .target(name: "PNGDecoding", dependencies: ["CPNG"]),
+
         // Tensors, the tape, and every differentiable op.
         // A portable seeded random generator, shared by the engine and the data code.
         .target(name: "SeededRandom"),
@@ -65,7 +68,7 @@ let package = Package(
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
         .target(name: "Boxes"),
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
-        .target(name: "Images", dependencies: ["Boxes", "CPNG", "CTurboJPEG", "CFreeType"]),
+        .target(name: "Images", dependencies: ["Boxes", "CPNG", "PNGDecoding", "CTurboJPEG", "CFreeType"]),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
         .target(name: "Shards", dependencies: ["Boxes", "IconVocabulary", "Images", "CHDF5", "ConfigFiles", "SeededRandom", "Workers", "Yams"]),
         // The synthetic iOS-style screen generator.
@@ -119,6 +122,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "TestSupport"]),
         .testTarget(name: "GlyphsTests", dependencies: ["Boxes", "Glyphs", "IconVocabulary", "Images"]),
         .testTarget(name: "IconRecognitionTests", dependencies: ["IconRecognition", "Glyphs", "IconVocabulary", "Images", "Engine", "TestSupport"]),
+        .testTarget(name: "ConfigFilesTests", dependencies: ["ConfigFiles", "Yams"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),

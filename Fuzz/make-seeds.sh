@@ -67,6 +67,26 @@ put("FuzzImageDecode", "baseline.jpg", jpeg(rgb, quality=90))
 put("FuzzImageDecode", "progressive.jpg", jpeg(rgb.resize((17, 9)), progressive=True))
 put("FuzzImageDecode", "grey.jpg", jpeg(rgb.convert("L")))
 put("FuzzImageDecode", "subsampled.jpg", jpeg(rgb.resize((16, 16)), subsampling=2))
+# What libpng's full API expands by hand (PNGDecoding): tRNS, gray with alpha, 1 bit, and Adam7
+# interlacing, which Pillow does not write (chunks made here).
+import struct, zlib
+put("FuzzImageDecode", "palette-trns.png", png(rgb.convert("P"), transparency=0))
+put("FuzzImageDecode", "grey-alpha.png", png(rgb.convert("LA")))
+put("FuzzImageDecode", "bilevel.png", png(rgb.convert("1")))
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+def interlaced(a):
+    h, w, c = a.shape
+    depth = 16 if a.dtype == np.uint16 else 8
+    raw = b""
+    for x0, y0, dx, dy in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]:
+        for row in a[y0::dy, x0::dx]:
+            if row.size: raw += b"\0" + row.astype(">u2" if depth == 16 else "u1").tobytes()
+    header = struct.pack(">IIBBBBB", w, h, depth, {1: 0, 2: 4, 3: 2, 4: 6}[c], 0, 0, 1)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+seeded = np.random.default_rng(1)
+put("FuzzImageDecode", "interlaced-rgb.png", interlaced(seeded.integers(0, 256, (7, 11, 3), dtype=np.uint8)))
+put("FuzzImageDecode", "interlaced-rgba16.png", interlaced(seeded.integers(0, 65536, (6, 9, 4), dtype=np.uint16)))
 PY
 
 # Run configs: the shipped ones, and YAML's anchors, aliases, merge keys and flow style.

@@ -59,9 +59,16 @@ public struct ThresholdsFile: Codable, Equatable, Sendable {
         return out
     }
 
-    /// Reads a thresholds.json.
+    /// Reads a thresholds.json; a class's threshold outside [0, 1], or not finite, is an
+    /// `EvaluationInputError` naming the file, the class and the value.
     public init(contentsOf url: URL) throws {
         self = try JSONFile.read(Self.self, from: url)
+        // -1 would keep every detection of the class and 5 none, without a word: refused as
+        // --score-threshold refuses them. Sorted, so that the same file names the same class.
+        for case let (name, entry?) in classes.sorted(by: { $0.key < $1.key }) where !(entry.threshold >= 0 && entry.threshold <= 1) {
+            throw EvaluationInputError(path: url.path, position: "classes.\(name).threshold",
+                                       problem: "\(entry.threshold) for class '\(name)' is not a score threshold: it must lie in [0, 1], as --score-threshold must")
+        }
     }
 
     /// Writes the file atomically.

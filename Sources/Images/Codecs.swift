@@ -2,6 +2,7 @@ import Boxes
 import CPNG
 import CTurboJPEG
 import Foundation
+import PNGDecoding
 
 /// Why an image file could not be read or written.
 public enum ImageError: Error, CustomStringConvertible, Equatable {
@@ -41,23 +42,30 @@ public enum ImageCodec {
         return try decode(data, path: url.path, strict: strict)
     }
 
-    /// PNG with libpng's simplified API, which reports errors instead of jumping.
+    /// PNG as an image viewer shows it: samples as stored (no gamma or colour management), 16 bits
+    /// rounded to 8, palette, gray and tRNS expanded, and alpha composited onto white, since a
+    /// screenshot is seen on an opaque screen. libpng's simplified API would treat 16-bit files as
+    /// linear light and composite onto black; its full API jumps on errors, so `PNGDecoding` (C)
+    /// catches the jump and returns a message. The header's size is checked before any pixel is allocated.
     static func decodePNG(_ data: Data, path: String) throws -> RGBImage {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let ok = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard ok != 0 else { throw ImageError.decodeFailed(path: path, format: "PNG", reason: pngMessage(&image)) }
-        image.format = UInt32(PNG_FORMAT_RGB)
-        let size = Size(width: Int(image.width), height: Int(image.height))
-        if let problem = ImageLimits.problem(size) {
-            png_image_free(&image)
-            throw ImageError.decodeFailed(path: path, format: "PNG", reason: problem)
+        var message = [CChar](repeating: 0, count: 256)
+        func failure(_ text: UnsafePointer<CChar>) -> ImageError {
+            .decodeFailed(path: path, format: "PNG", reason: String(cString: text))
         }
+        var width: UInt32 = 0, height: UInt32 = 0
+        let headerProblem = data.withUnsafeBytes { bytes in
+            uidetect_png_size(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &width, &height, &message, message.count)
+        }
+        if let headerProblem { throw failure(headerProblem) }
+        let size = Size(width: Int(width), height: Int(height))
+        if let problem = ImageLimits.problem(size) { throw ImageError.decodeFailed(path: path, format: "PNG", reason: problem) }
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
-        let finished = data.withUnsafeBytes { _ in
-            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(size.width * 3), nil) }
+        let decodeProblem = data.withUnsafeBytes { bytes in
+            pixels.withUnsafeMutableBufferPointer { rgb in
+                uidetect_png_decode(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, rgb.baseAddress, width, height, &message, message.count)
+            }
         }
-        guard finished != 0 else { throw ImageError.decodeFailed(path: path, format: "PNG", reason: pngMessage(&image)) }
+        if let decodeProblem { throw failure(decodeProblem) }
         return RGBImage(size: size, pixels: pixels)
     }
 

@@ -12,16 +12,26 @@ import Interchange
 public struct COCOSource {
     public let classNames: [String]
     public let screens: [SourceScreen]
+    /// Annotations of an image the file does not list, dropped: reported, not lost in silence.
+    public let problems: [ImportProblem]
 
+    /// Reads `json`; images with one id, or categories with one id or name, are refused (`COCOInstances.checkIDs`).
     public init(json url: URL, imagesFolder: URL) throws {
         let instances = try COCOInstances(contentsOf: url)
         let root = try DataSetRoot(imagesFolder)
         var categoryNames: [Int: String] = [:]
         for c in instances.categories { categoryNames[c.id] = c.name }
         classNames = categoryNames.keys.sorted().map { categoryNames[$0]! }
+        let listed = Set(instances.images.map(\.id))
         var byImage: [Int: [SourceBox]] = [:]
         var problemsByImage: [Int: [ImportProblem]] = [:]
+        var orphans: [ImportProblem] = []
         for (i, a) in instances.annotations.enumerated() where a.iscrowd != 1 {
+            guard listed.contains(a.imageID) else {
+                orphans.append(ImportProblem(file: url.lastPathComponent, kind: .orphanAnnotation,
+                                             detail: "annotations[\(i)] (id \(a.id.map(String.init) ?? "none")): image_id \(a.imageID) is not in images"))
+                continue
+            }
             let v = a.bbox
             guard v.count == 4 else {
                 problemsByImage[a.imageID, default: []].append(ImportProblem(file: url.lastPathComponent, kind: .badLine, detail: "annotations[\(i)]: bbox \(v)"))
@@ -31,6 +41,7 @@ public struct COCOSource {
             let box = Box(xMin: Float(v[0]), yMin: Float(v[1]), xMax: Float(v[0] + v[2]), yMax: Float(v[1] + v[3]))
             byImage[a.imageID, default: []].append(SourceBox(box: box, className: name, origin: "annotations[\(i)]"))
         }
+        problems = orphans
         var screens: [SourceScreen] = []
         for (i, (image, id)) in zip(instances.images, instances.ourImageIDs()).enumerated() {
             let imageURL = imagesFolder.appendingPathComponent(image.fileName)

@@ -47,6 +47,8 @@ public struct ImportProblem: Equatable, CustomStringConvertible {
         case polygon = "polygon converted to its bounding box"
         case badLine = "unparseable annotation, skipped"
         case unreadableImage = "image missing or unreadable, screen skipped"
+        case unreadableLabels = "label file unreadable or not UTF-8 or UTF-16 text, screen skipped"
+        case orphanAnnotation = "annotation of an image the file does not list, dropped"
         case renamed = "image id already taken by another file, given a distinct one"
     }
     public var file: String
@@ -93,11 +95,22 @@ public struct DatasetImporter {
     /// The vocabulary of the shards written: the class map's common classes, or the source's.
     public var vocabulary: [String] { classMap?.commonClasses ?? sourceClasses }
 
-    public func run(_ screens: [SourceScreen], into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> ImportReport {
+    /// Writes `screens` into shards in `folder`. `sourceProblems` are the source's own (screens it
+    /// left out, annotations of no screen), reported first.
+    public func run(_ screens: [SourceScreen], sourceProblems: [ImportProblem] = [], into folder: URL,
+                    progress: (Int, Int) -> Void = { _, _ in }) throws -> ImportReport {
         var report = ImportReport()
+        report.problems = sourceProblems
         report.classNames = vocabulary
         report.boxesPerClass = [Int](repeating: 0, count: vocabulary.count)
-        let index = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, $0) })
+        // The sources refuse two classes of one name on reading; a caller's own list is checked here
+        // (Dictionary(uniqueKeysWithValues:) would trap).
+        var index: [String: Int] = [:]
+        for (k, name) in vocabulary.enumerated() {
+            if let first = index.updateValue(k, forKey: name) {
+                throw ImportError(path: folder.path, problem: "classes \(first) and \(k) of the vocabulary are both named '\(name)'; nothing was written")
+            }
+        }
         // A shard's reader refuses repeated image ids: a source must have made them distinct (UniqueNames).
         var seen = Set<String>()
         for s in screens where !seen.insert(s.imageID).inserted {

@@ -11,6 +11,9 @@ import Interchange
 public struct YOLOSource {
     public let classNames: [String]
     public let screens: [SourceScreen]
+    /// Screens left out, each with why: a label file that cannot be read or is not UTF-8 or UTF-16
+    /// text. Imported without its boxes, the screen would teach that its elements are background.
+    public let problems: [ImportProblem]
 
     /// SOURCE with `images/` (subfolders included) and `labels/`; the data set is data.yaml's folder.
     public init(folder: URL) throws {
@@ -30,7 +33,8 @@ public struct YOLOSource {
         let stems = images.map { $0.deletingPathExtension().lastPathComponent }
         var ids = UniqueNames(reserving: stems)
         var firstWithID: [String: String] = [:]
-        screens = try zip(images, stems).map { url, stem in
+        var screens: [SourceScreen] = [], skipped: [ImportProblem] = []
+        for (url, stem) in zip(images, stems) {
             if let why = root.escape(url) { throw ImportError(path: url.path, problem: "image refused: \(why)") }
             let labelURL = Self.labelURL(forImage: url)
             if let why = root.escape(labelURL) { throw ImportError(path: labelURL.path, problem: "label file refused: \(why)") }
@@ -40,10 +44,23 @@ public struct YOLOSource {
             if id != stem {
                 screen.problems.append(ImportProblem(file: url.lastPathComponent, kind: .renamed, detail: "\(url.path) is '\(id)' (\(firstWithID[stem] ?? stem) is '\(stem)')"))
             }
-            guard let text = try? String(contentsOf: labelURL, encoding: .utf8) else { return screen }  // no file: no boxes
+            // No label file: a screen without boxes (Ultralytics' background image).
+            guard FileManager.default.fileExists(atPath: labelURL.path) else { screens.append(screen); continue }
+            let text: String
+            do {
+                text = try TextFile.decode([UInt8](try Data(contentsOf: labelURL)))
+            } catch let problem as TextFile.Problem {
+                skipped.append(ImportProblem(file: url.lastPathComponent, kind: .unreadableLabels, detail: "\(labelURL.path): \(problem)"))
+                continue
+            } catch {
+                skipped.append(ImportProblem(file: url.lastPathComponent, kind: .unreadableLabels, detail: "\(labelURL.path): \((error as NSError).localizedDescription)"))
+                continue
+            }
             Self.parse(text, labelURL: labelURL, names: names, into: &screen)
-            return screen
+            screens.append(screen)
         }
+        self.screens = screens
+        problems = skipped
     }
 
     /// The label file of an image, as Ultralytics finds it: the last `/images/` of the path becomes
@@ -58,7 +75,9 @@ public struct YOLOSource {
     /// which the importer scales once it has read the image.
     static func parse(_ text: String, labelURL: URL, names: [String], into screen: inout SourceScreen) {
         let file = screen.imageURL.lastPathComponent
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines end in \n, \r\n (Windows; one Character in Swift, so splitting on "\n" alone would
+        // leave the whole file one line) or \r.
+        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             if fields.isEmpty { continue }
             let origin = "\(labelURL.lastPathComponent) line \(n + 1)"
@@ -138,12 +157,14 @@ public struct UltralyticsDataset {
             guard !found.isEmpty else { throw ImportError(path: url.path, problem: "no PNG or JPEG images (field '\(field)' of \(yaml.path))") }
             return found
         }
-        guard url.pathExtension.lowercased() == "txt", let text = try? String(contentsOf: url, encoding: .utf8) else {
+        guard url.pathExtension.lowercased() == "txt", let bytes = try? Data(contentsOf: url) else {
             throw ImportError(path: yaml.path, problem: "field '\(field)': \(url.path) is neither a folder nor a readable .txt list of images")
         }
+        let text: String
+        do { text = try TextFile.decode([UInt8](bytes)) } catch { throw ImportError(path: url.path, problem: "\(error) (field '\(field)' of \(yaml.path))") }
         let folder = url.deletingLastPathComponent()
         var out: [URL] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let path = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if path.isEmpty { continue }
             let image = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)

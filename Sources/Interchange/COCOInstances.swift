@@ -80,8 +80,35 @@ public struct COCOInstances: Codable, Equatable {
         self.categories = categories
     }
 
-    /// Reads an instances file; a missing or mistyped field is an `InterchangeError` naming it.
-    public init(contentsOf url: URL) throws { self = try InterchangeJSON.read(COCOInstances.self, from: url) }
+    /// Reads an instances file; a missing or mistyped field, or an id given twice (`checkIDs`), is an
+    /// `InterchangeError` naming it.
+    public init(contentsOf url: URL) throws {
+        self = try InterchangeJSON.read(COCOInstances.self, from: url)
+        try checkIDs(path: url.path)
+    }
+
+    /// Refuses ids a reader cannot tell apart: two images with one id (annotations name images by
+    /// id, so each would get both's boxes), two categories with one id, or two with one name (one
+    /// class to every reader of the shards).
+    public func checkIDs(path: String) throws {
+        var imageAt: [Int: Int] = [:]
+        for (i, image) in images.enumerated() {
+            if let j = imageAt.updateValue(i, forKey: image.id) {
+                throw InterchangeError(path: path, field: "images[\(i)].id",
+                                       problem: "\(image.id) is also the id of images[\(j)] ('\(images[j].fileName)' and '\(image.fileName)'): their annotations cannot be told apart")
+            }
+        }
+        var categoryAt: [Int: Int] = [:], nameAt: [String: Int] = [:]
+        for (k, c) in categories.enumerated() {
+            if let j = categoryAt.updateValue(k, forKey: c.id) {
+                throw InterchangeError(path: path, field: "categories[\(k)].id", problem: "\(c.id) is also the id of categories[\(j)] ('\(categories[j].name)' and '\(c.name)')")
+            }
+            if let j = nameAt.updateValue(k, forKey: c.name) {
+                throw InterchangeError(path: path, field: "categories[\(k)].name",
+                                       problem: "categories \(categories[j].id) and \(c.id) are both named '\(c.name)': one name must be one class")
+            }
+        }
+    }
 
     /// Writes the file atomically (compact JSON, sorted keys).
     public func write(to url: URL) throws { try InterchangeJSON.write(self, to: url) }
@@ -121,16 +148,14 @@ public struct COCOIDMap: Equatable {
     /// The ids of an instances file (our image ids as `COCOInstances.ourImageIDs` gives them); a repeated
     /// image or category id, or a repeated category name, is an error naming it.
     public init(_ instances: COCOInstances, path: String) throws {
+        try instances.checkIDs(path: path)
         for (image, ours) in zip(instances.images, instances.ourImageIDs()) {
-            guard imageIDs.updateValue(ours, forKey: image.id) == nil else {
-                throw InterchangeError(path: path, field: "images", problem: "image id \(image.id) appears twice")
-            }
+            imageIDs[image.id] = ours
             cocoImageIDs[ours] = image.id
         }
-        for (k, c) in instances.categories.enumerated() {
-            guard classNames.updateValue(c.name, forKey: c.id) == nil, categoryIDs.updateValue(c.id, forKey: c.name) == nil else {
-                throw InterchangeError(path: path, field: "categories[\(k)]", problem: "category id \(c.id) or name '\(c.name)' appears twice")
-            }
+        for c in instances.categories {
+            classNames[c.id] = c.name
+            categoryIDs[c.name] = c.id
         }
     }
 

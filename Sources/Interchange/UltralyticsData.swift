@@ -80,6 +80,13 @@ public struct UltralyticsData: Codable, Equatable {
         } else {
             throw DecodingError.dataCorruptedError(forKey: .names, in: c, debugDescription: "must be a list of class names or a mapping index -> name")
         }
+        // Two classes of one name would be one class to every reader of the shards.
+        var firstIndex: [String: Int] = [:]
+        for (i, name) in names.enumerated() {
+            if let first = firstIndex.updateValue(i, forKey: name) {
+                throw DecodingError.dataCorruptedError(forKey: .names, in: c, debugDescription: "classes \(first) and \(i) are both named '\(name)'")
+            }
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -99,7 +106,7 @@ public struct UltralyticsData: Codable, Equatable {
         do {
             do { _ = try SafeYAML.compose(text, source: url.path) } catch let error as ConfigError {
                 // Limits first: an alias bomb must not expand in the decoder.
-                throw InterchangeError(path: url.path, field: "", problem: error.problem)
+                throw InterchangeError(path: url.path, field: error.key, problem: error.problem)
             }
             self = try YAMLDecoder().decode(UltralyticsData.self, from: text)
         } catch let error as DecodingError {
@@ -115,6 +122,8 @@ public struct UltralyticsData: Codable, Equatable {
             @unknown default:
                 throw InterchangeError(path: url.path, field: "", problem: "\(error)")
             }
+        } catch let error as InterchangeError {
+            throw error
         } catch {
             throw InterchangeError(path: url.path, field: "", problem: "not valid YAML: \(error)")
         }

@@ -30,7 +30,7 @@ public struct ClassMap: Equatable {
             _ = try SafeYAML.compose(text, source: path)  // limits first: an alias bomb must not expand
             node = try Yams.load(yaml: text)
         } catch let error as ConfigError {
-            throw ClassMapError(path: path, field: "-", problem: error.problem)
+            throw ClassMapError(path: path, field: error.key.isEmpty ? "-" : error.key, problem: error.problem)
         } catch { throw ClassMapError(path: path, field: "-", problem: "not valid YAML (\(error))") }
         guard let root = node as? [String: Any] else { throw ClassMapError(path: path, field: "-", problem: "expected a mapping at the top level") }
         let known: Set<String> = ["common_classes", "source", "default_vocabulary"]

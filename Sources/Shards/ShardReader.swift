@@ -72,6 +72,7 @@ public final class ShardReader {
         let path = url.path
         let file: HDF5.Handle
         guard FileManager.default.fileExists(atPath: path) else { throw ShardError.unreadableFile(path: path, reason: "no such file") }
+        if let kind = ShardSet.notRegularFile(path) { throw ShardError.unreadableFile(path: path, reason: "\(kind), not a regular file; not opened") }
         do { file = try HDF5.openFile(path) } catch {
             throw ShardError.unreadableFile(path: path, reason: "HDF5 cannot open it: truncated, damaged or not HDF5")
         }

@@ -42,30 +42,52 @@ public final class ShardSet {
         return try readers[k].record(at: i, withImage: withImage)
     }
 
-    /// The shard files that `specs` name, in order, without duplicates.
+    /// The shard files that `specs` name, in order, without duplicates. Only regular files are
+    /// shards: a FIFO, device, socket or folder named, found in a folder or matched by a glob is
+    /// an error naming it, and is never opened (opening a FIFO waits for a writer forever).
     public static func expand(_ specs: [String]) throws -> [URL] {
         var out: [URL] = []
         let fm = FileManager.default
+        func regular(_ path: String) throws -> URL {
+            if let kind = notRegularFile(path) { throw ShardError.unreadableFile(path: path, reason: "\(kind), not a regular file; not opened") }
+            return URL(fileURLWithPath: path)
+        }
         for spec in specs {
             var isDirectory: ObjCBool = false
             if fm.fileExists(atPath: spec, isDirectory: &isDirectory) {
                 if isDirectory.boolValue {
                     let names = try fm.contentsOfDirectory(atPath: spec).filter { $0.hasSuffix(".h5") && !$0.hasPrefix(".") }.sorted()
                     guard !names.isEmpty else { throw ShardError.missing(path: spec, name: "any .h5 shard in the folder") }
-                    out += names.map { URL(fileURLWithPath: spec).appendingPathComponent($0) }
+                    out += try names.map { try regular(URL(fileURLWithPath: spec).appendingPathComponent($0).path) }
                 } else {
-                    out.append(URL(fileURLWithPath: spec))
+                    out.append(try regular(spec))
                 }
             } else if spec.contains("*") || spec.contains("?") {
                 let matches = glob(spec)
                 guard !matches.isEmpty else { throw ShardError.missing(path: spec, name: "any file matching the pattern") }
-                out += matches.map { URL(fileURLWithPath: $0) }
+                out += try matches.map(regular)
             } else {
                 throw ShardError.unreadableFile(path: spec, reason: "no such file or folder")
             }
         }
         var seen = Set<String>()
         return out.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+
+    /// What `path` is when it is not a regular file (symbolic links followed), or nil when it is
+    /// one or does not exist (the reader says so).
+    static func notRegularFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFDIR: return "a folder"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "an unknown kind of file"
+        }
     }
 
     private static func glob(_ pattern: String) -> [String] {

@@ -99,17 +99,18 @@ public struct TrainingSetup {
     /// Which weights `evaluatedModel` holds, in words for logs and reports.
     public var evaluatedWeights: String { ema.map { "EMA of the weights (decay \($0.decay))" } ?? "raw weights" }
 
-    /// Refuses a batch whose activations cannot fit in this machine's memory, before any is allocated.
-    static func checkMemory(model: SSDModel, batch: Int) throws {
+    /// Refuses a batch whose activations cannot fit in the memory this process may use (the
+    /// smallest of the machine's memory, `ulimit -v` and the memory cgroup's limit), before any is
+    /// allocated: past a limit, an allocation fails and the run ends in SIGABRT or the OOM killer.
+    static func checkMemory(model: SSDModel, batch: Int, limits: MemoryLimits = .current()) throws {
         // Per image: every conv output is kept for backward with its batch-norm output and a
         // gradient of each (about 4 floats per output value), plus the input and its pipeline copies.
         let outputs = model.convolutions(batch: 1).reduce(0) { $0 + $1.outHeight * $1.outWidth * $1.outChannels }
         let input = model.config.inputWidth * model.config.inputHeight * 3
         let bytes = Double(batch) * Double(4 * outputs + 8 * input) * 4
-        let available = Double(ProcessInfo.processInfo.physicalMemory) * 0.75
-        if bytes > available {
-            let gib = { (v: Double) in String(format: "%.1f GiB", v / Double(1 << 30)) }
-            throw ConfigError(source: "config", key: "batch_size", problem: "\(batch) screens of \(model.config.inputWidth)x\(model.config.inputHeight) per process need about \(gib(bytes)) for their activations; this machine has \(gib(Double(ProcessInfo.processInfo.physicalMemory))) (three quarters of it may be used)")
+        let limit = limits.smallest
+        if bytes > Double(limit.bytes) * 0.75 {
+            throw ConfigError(source: "config", key: "batch_size", problem: "\(batch) screens of \(model.config.inputWidth)x\(model.config.inputHeight) per process need about \(MemoryLimits.gib(UInt64(bytes))) for their activations; \(limit.what) (three quarters of it may be used)")
         }
     }
 

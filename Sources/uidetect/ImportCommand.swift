@@ -49,14 +49,15 @@ struct Import: ParsableCommand {
                 for split in dataset.splits { try refuseShards(in: outURL.appendingPathComponent(split.name)) }
                 for split in dataset.splits {
                     print("\(split.name):")
-                    try importScreens(split.source.screens, classes: dataset.classNames, map: map, into: outURL.appendingPathComponent(split.name))
+                    try importScreens(split.source.screens, sourceProblems: split.source.problems, classes: dataset.classNames, map: map,
+                                      into: outURL.appendingPathComponent(split.name))
                 }
             case .yolo:
                 let s = try YOLOSource(folder: sourceURL)
-                try importScreens(s.screens, classes: s.classNames, map: map, into: outURL)
+                try importScreens(s.screens, sourceProblems: s.problems, classes: s.classNames, map: map, into: outURL)
             case .coco:
                 let s = try COCOSource(json: sourceURL, imagesFolder: images.map { URL(fileURLWithPath: $0) } ?? sourceURL.deletingLastPathComponent())
-                try importScreens(s.screens, classes: s.classNames, map: map, into: outURL)
+                try importScreens(s.screens, sourceProblems: s.problems, classes: s.classNames, map: map, into: outURL)
             case .voc:
                 let s = try VOCSource(folder: sourceURL)
                 try importScreens(s.screens, classes: s.classNames, map: map, into: outURL)
@@ -71,12 +72,12 @@ struct Import: ParsableCommand {
     }
 
     /// Imports `screens` into shards in `folder` and writes `folder/import-report.txt`.
-    private func importScreens(_ screens: [SourceScreen], classes: [String], map: ClassMap?, into folder: URL) throws {
+    private func importScreens(_ screens: [SourceScreen], sourceProblems: [ImportProblem] = [], classes: [String], map: ClassMap?, into folder: URL) throws {
         try refuseShards(in: folder)
         let importer = DatasetImporter(sourceClasses: classes, classMap: map, size: size, shardSize: shardSize, prefix: format.rawValue)
         let progress = ProgressLine()
         let start = Date()
-        let report = try importer.run(screens, into: folder) { done, total in
+        let report = try importer.run(screens, sourceProblems: sourceProblems, into: folder) { done, total in
             if done % 20 == 0 {
                 let rate = Double(done) / max(1e-9, Date().timeIntervalSince(start))
                 progress.update(String(format: "%d/%d screens, %.0f screens/s", done, total, rate), fractionDone: Double(done) / Double(max(1, total)))

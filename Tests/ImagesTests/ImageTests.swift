@@ -82,18 +82,7 @@ final class ImageTests: XCTestCase {
 final class ImageLimitTests: XCTestCase {
     /// A few hundred bytes whose PNG header claims 100000 x 100000 pixels: refused before 30 GB are asked for.
     func testAPNGClaimingAHugeSizeIsRefusedBeforeAllocating() throws {
-        func crc(_ bytes: [UInt8]) -> UInt32 {
-            var c: UInt32 = 0xFFFF_FFFF
-            for b in bytes {
-                c ^= UInt32(b)
-                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            }
-            return ~c
-        }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + body + withUnsafeBytes(of: crc(body).bigEndian, Array.init)
-        }
+        let chunk = HandMadePNG.chunk
         let side = withUnsafeBytes(of: UInt32(100_000).bigEndian, Array.init)
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", side + side + [8, 2, 0, 0, 0])
             + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])

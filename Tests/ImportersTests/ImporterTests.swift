@@ -80,6 +80,11 @@ final class ImporterTests: XCTestCase {
         XCTAssertThrowsError(try ClassMap(contentsOf: url)) { XCTAssertEqual(($0 as? ClassMapError)?.field, "source.Text") }
         try "common_classes: [text]\ncolours: 3\n".write(to: url, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try ClassMap(contentsOf: url)) { XCTAssertEqual(($0 as? ClassMapError)?.field, "colours") }
+        // A renaming given twice: YAML would keep the second silently.
+        try "common_classes: [text, image]\nsource:\n  Text: text\n  Picture: image\n  Text: image\n".write(to: url, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ClassMap(contentsOf: url)) { e in
+            XCTAssertEqual("\(e)", "\(url.path): field 'source.Text': given twice in one mapping (lines 3 and 5); YAML would keep the last silently: keep one")
+        }
     }
 
     func testYOLOImportOfRealScreensWithPolygonsAndBadLines() throws {

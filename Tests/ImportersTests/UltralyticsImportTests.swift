@@ -135,4 +135,19 @@ final class UltralyticsImportTests: XCTestCase {
         XCTAssertEqual(data.train, ["x", "y"])
         XCTAssertEqual(data.val, ["v"])
     }
+
+    /// A class given twice (a key twice in `names`, or one name for two classes) is refused, not
+    /// silently merged: YAML keeps the last key, and two classes of one name crashed the import.
+    func testAClassGivenTwiceIsRefusedNamingBoth() throws {
+        let dir = try scratchFolder(prefix: "uidetect-names")
+        let yaml = dir.appendingPathComponent("data.yaml")
+        try write("train: images\nnames:\n  0: button\n  1: text\n  0: icon\n", yaml)
+        XCTAssertThrowsError(try UltralyticsData(contentsOf: yaml)) { e in
+            XCTAssertTrue("\(e)".hasPrefix("\(yaml.path): names.0: given twice in one mapping (lines 3 and 5)"), "\(e)")
+        }
+        try write("train: images\nnames: [button, text, button]\n", yaml)
+        XCTAssertThrowsError(try UltralyticsData(contentsOf: yaml)) { e in
+            XCTAssertEqual("\(e)", "\(yaml.path): names: classes 0 and 2 are both named 'button'")
+        }
+    }
 }

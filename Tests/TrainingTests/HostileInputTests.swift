@@ -48,6 +48,17 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    /// `steps: 10` then `steps: 20` further down: YAML keeps the second silently; refused instead.
+    func testAKeyGivenTwiceInARunConfigIsRefusedNamingBothLines() throws {
+        let dir = folder()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("twice.yaml")
+        try "steps: 10\noptimizer:\n  learning_rate: 0.1\nsteps: 20\n".write(to: url, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ConfigLoader.load(url)) { e in
+            XCTAssertEqual("\(e)", "\(url.path): steps: given twice in one mapping (lines 1 and 4); YAML would keep the last silently: keep one")
+        }
+    }
+
     func testASecondTrainerOnARunIsToldWhichProcessHoldsIt() throws {
         let run = folder()
         let first = try Trainer(config: tinyConfig(steps: 2), folder: run, resume: false)
