@@ -82,7 +82,7 @@ let package = Package(
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
         .target(name: "Evaluation", dependencies: ["Boxes", "Shards", "Interchange", "Workers"]),
         // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
-        .target(name: "ScreenDescription", dependencies: ["Boxes", "Images", "Outputs"]),
+        .target(name: "ScreenDescription", dependencies: ["Boxes", "IconVocabulary", "Images", "Outputs"]),
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
         .target(name: "OCR", dependencies: ["CTesseract", "Images", "Boxes"]),
         // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
@@ -98,7 +98,7 @@ let package = Package(
         // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
         .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
         // Screen Recognition end to end: detector, deployment filter, OCR and the description heuristics.
-        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "Images", "Interchange", "OCR", "Reports", "ScreenDescription", "Shards"]),
+        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "IconRecognition", "Images", "Interchange", "OCR", "Reports", "ScreenDescription", "Shards"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.

@@ -27,6 +27,10 @@ public struct IconSamples: Sendable {
         public var lowResolution = 0.25
         public var blur = 0.2
         public var jpeg = 0.3
+        /// Chance that a filled glyph is drawn as its outline (line-art icon sets draw the shapes
+        /// others fill), and the largest distortion of a glyph: stretch, slant and turn.
+        public var outline = 0.3
+        public var distortion: Float = 0.12
         /// The largest margin around the box, as a share of its longer side.
         public var maxMargin: Float = 0.5
         /// How far the box may be off the icon: centre shift and size change, as shares of its side.
@@ -37,7 +41,7 @@ public struct IconSamples: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case minSide = "min_side", maxSide = "max_side", otherShare = "other_share", container, neighbour, photo
-            case lowResolution = "low_resolution", blur, jpeg, maxMargin = "max_margin", boxShift = "box_shift", boxScale = "box_scale"
+            case lowResolution = "low_resolution", blur, jpeg, outline, distortion, maxMargin = "max_margin", boxShift = "box_shift", boxScale = "box_scale"
         }
 
         /// Impossible values, by key.
@@ -45,10 +49,11 @@ public struct IconSamples: Sendable {
             var out: [(String, String)] = []
             if !(minSide >= 4 && maxSide >= minSide) { out.append(("min_side", "must be at least 4 and at most max_side")) }
             for (key, p) in [("other_share", otherShare), ("container", container), ("neighbour", neighbour), ("photo", photo),
-                             ("low_resolution", lowResolution), ("blur", blur), ("jpeg", jpeg)] where !(0...1).contains(p) {
+                             ("low_resolution", lowResolution), ("blur", blur), ("jpeg", jpeg), ("outline", outline)] where !(0...1).contains(p) {
                 out.append((key, "must lie in [0, 1], got \(p)"))
             }
             if !(0...1).contains(maxMargin) { out.append(("max_margin", "must lie in [0, 1]")) }
+            if !(0...0.5).contains(distortion) { out.append(("distortion", "must lie in [0, 0.5]")) }
             if !(0...0.5).contains(boxShift) { out.append(("box_shift", "must lie in [0, 0.5]")) }
             if !(boxScale.lowerBound > 0.3 && boxScale.upperBound < 3) { out.append(("box_scale", "must lie within (0.3, 3)")) }
             return out
@@ -114,7 +119,10 @@ public struct IconSamples: Sendable {
             glyphBox = Box(xMin: centre - inner / 2, yMin: centre - inner / 2, xMax: centre + inner / 2, yMax: centre + inner / 2)
         }
         let weight = Double(g.uniform(-0.35...1.0)) * Double(glyphBox.width) / 24
-        draw(glyph.outline, in: glyphBox, colour: ink, weight: weight, on: &canvas, rasterizer)
+        let d = o.distortion
+        let shape = Shape(fill: Double(g.uniform(0.75...1)), weight: weight, aspect: Double(expf(g.uniform(-d...d))), shear: Double(g.uniform(-d...d)),
+                          rotation: Double(g.uniform(-d...d)) * 0.6, outline: g.chance(o.outline))
+        draw(glyph.outline, in: glyphBox, colour: ink, shape: shape, on: &canvas, rasterizer)
         if g.chance(o.neighbour) { drawNeighbour(&canvas, around: iconBox, colour: inkColour(on: surface, light: light, &g), &g, rasterizer) }
 
         // The box a detector would give: off-centre, looser or tighter, then the crop with its margin.
@@ -129,9 +137,16 @@ public struct IconSamples: Sendable {
 
     // MARK: drawing
 
-    func draw(_ outline: VectorGlyph, in box: Box, colour: RGB, weight: Double, on canvas: inout RGBImage, _ rasterizer: GlyphRasterizer) {
+    /// How a glyph is drawn: its size in its box, stroke weight, distortion, and whether as its outline.
+    struct Shape {
+        var fill = 0.92, weight = 0.0, aspect = 1.0, shear = 0.0, rotation = 0.0
+        var outline = false
+    }
+
+    func draw(_ outline: VectorGlyph, in box: Box, colour: RGB, shape: Shape = Shape(), on canvas: inout RGBImage, _ rasterizer: GlyphRasterizer) {
         let side = max(2, Int(box.width.rounded()))
-        let mask = rasterizer.mask(outline, side: side, fill: 0.92, weight: weight)
+        var mask = rasterizer.mask(outline, side: side, fill: shape.fill, weight: shape.weight, aspect: shape.aspect, shear: shape.shear, rotation: shape.rotation)
+        if shape.outline { mask = mask.outlined(depth: max(1, side / 14)) }
         let (x0, y0) = (Int(box.xMin.rounded()), Int(box.yMin.rounded()))
         for y in 0..<side where y0 + y >= 0 && y0 + y < canvas.height {
             for x in 0..<side where x0 + x >= 0 && x0 + x < canvas.width {
@@ -196,7 +211,7 @@ public struct IconSamples: Sendable {
         let (dx, dy): (Float, Float) = side == 0 ? (s + gap, 0) : side == 1 ? (-(s + gap), 0) : side == 2 ? (0, s + gap) : (0, -(s + gap))
         let other = box.offset(dx: dx, dy: dy)
         if g.chance(0.5) {
-            draw(catalog.glyphs[g.pick(all)].outline, in: other, colour: colour, weight: 0, on: &canvas, rasterizer)
+            draw(catalog.glyphs[g.pick(all)].outline, in: other, colour: colour, on: &canvas, rasterizer)
         } else {
             // Text as bars of word-like length at x-height.
             let h = s * g.uniform(0.25...0.45)
@@ -246,6 +261,33 @@ extension RGBImage {
                 }
             }
         }
+        return out
+    }
+}
+
+extension GlyphRasterizer.Mask {
+    /// The mask's edge `depth` pixels deep: the mask less its erosion (a 3 x 3 minimum, `depth`
+    /// times), so that a filled shape becomes the line drawing of its outline.
+    func outlined(depth: Int) -> GlyphRasterizer.Mask {
+        var eroded = coverage
+        var next = coverage
+        for _ in 0..<depth {
+            for y in 0..<height {
+                for x in 0..<self.width {
+                    var m: UInt8 = 255
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            let (xx, yy) = (x + dx, y + dy)
+                            m = Swift.min(m, xx < 0 || yy < 0 || xx >= self.width || yy >= height ? 0 : eroded[yy * self.width + xx])
+                        }
+                    }
+                    next[y * self.width + x] = m
+                }
+            }
+            swap(&eroded, &next)
+        }
+        var out = self
+        for i in coverage.indices { out.coverage[i] = coverage[i] > eroded[i] ? coverage[i] - eroded[i] : 0 }
         return out
     }
 }

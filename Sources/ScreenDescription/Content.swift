@@ -17,10 +17,10 @@ struct OCRTextAddition {
 }
 
 /// Step 4: texts (and, ours, segments) take the OCR lines lying mostly inside them as their
-/// label, text fields as their value; icons and pictures are named by recognisers when given.
+/// label, text fields as their value; icons say their type's label where the icon classifier named one,
+/// pictures a describer's words when one is given.
 struct ContentAssignment {
     var config: DescriptionConfig.Content
-    var iconRecognizer: (any IconRecognizer)?
     var pictureDescriber: (any PictureDescriber)?
 
     func apply(_ state: inout DescriptionState, lines: [TextLine], image: RGBImage) {
@@ -38,10 +38,8 @@ struct ContentAssignment {
                 state.elements[i].value = text.isEmpty ? nil : text
                 if config.searchFields && text.lowercased().hasPrefix("search") { state.searchFields.insert(e.id) }
             case .icon:
-                if let type = iconRecognizer?.iconType(in: image, frame: e.frame) {
-                    state.elements[i].label = type.name
-                    state.iconTypes[e.id] = type
-                }
+                // An icon has no text of its own: the type's label is what a screen reader says (icon-recognition.md).
+                if let label = e.iconType?.label { state.elements[i].label = label }
             case .picture:
                 if let text = pictureDescriber?.describePicture(in: image, frame: e.frame) { state.elements[i].label = collapsingWhitespace(text) }
             default:

@@ -1,5 +1,6 @@
 import Boxes
 import Foundation
+import IconVocabulary
 import Outputs
 
 /// description.json: a JSON array of described screens, exactly as screen-description.md shows
@@ -59,7 +60,8 @@ extension DescribedScreen {
 }
 
 extension DescribedElement {
-    /// The element as description.json writes it: every key of the spec in its order, nulls included.
+    /// The element as description.json writes it: every key of the spec in its order, nulls
+    /// included; an icon adds `icon_type` (icon-recognition.md: a vocabulary name or null).
     var orderedJSON: OrderedJSON {
         .object([
             ("id", .number("\(id)")), ("kind", .string(kind.rawValue)),
@@ -68,7 +70,7 @@ extension DescribedElement {
             ("traits", .array(traits.map { .string($0.rawValue) })), ("selected", .optional(selected.map(OrderedJSON.bool))),
             ("interactive", .bool(interactive)), ("score", .optional(score.map(OrderedJSON.number))), ("source", .string(source.rawValue)),
             ("children", .array(children.map(\.orderedJSON))), ("actions", .array(actions.map(OrderedJSON.string))),
-        ])
+        ] + (kind == .icon ? [("icon_type", .optional(iconType.map { .string($0.name) }))] : []))
     }
 }
 
@@ -114,6 +116,7 @@ extension DescribedScreen: Codable {
 extension DescribedElement: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, kind, frame, label, value, traits, selected, interactive, score, source, children, actions
+        case iconType = "icon_type"
     }
 
     /// Reads one element with every key of the spec, nulls where the spec allows them.
@@ -148,6 +151,13 @@ extension DescribedElement: Codable {
         self.source = source
         children = try c.decode([DescribedElement].self, forKey: .children)
         actions = try c.decode([String].self, forKey: .actions)
+        // Optional: descriptions written before icons were named have no icon_type.
+        if let name = try c.decodeIfPresent(String.self, forKey: .iconType) {
+            guard let type = IconVocabulary.type(named: name) else {
+                throw DecodingError.dataCorruptedError(forKey: .iconType, in: c, debugDescription: "\"\(name)\" is not a type of the icon vocabulary")
+            }
+            iconType = type
+        }
         if (source == .group) != !children.isEmpty {
             throw DecodingError.dataCorruptedError(forKey: .children, in: c, debugDescription: source == .group
                 ? "a group (source \"group\") has no members" : "only a group (source \"group\") has members; this element's source is \"\(sourceName)\"")
@@ -169,6 +179,7 @@ extension DescribedElement: Codable {
         try c.encode(source, forKey: .source)
         try c.encode(children, forKey: .children)
         try c.encode(actions, forKey: .actions)
+        if kind == .icon { try c.encode(iconType?.name, forKey: .iconType) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Boxes
+import IconVocabulary
 
 /// One screen on its way through the steps: the top-level elements and what the steps learned
 /// about them that the output has no field for (read by later steps, then dropped).
@@ -6,8 +7,8 @@ struct DescriptionState {
     let size: Size
     var elements: [DescribedElement]
     private(set) var nextID: Int
-    /// Icon types the recogniser gave, by element id (label and interactivity feature).
-    var iconTypes: [Int: IconType] = [:]
+    /// The icon classifier's most probable type of each icon, by element id (the interactivity model's feature).
+    var iconGuesses: [Int: IconType] = [:]
     /// Icons whose interactivity a model decided (the rest are unknown, so not called images).
     var iconDecided: Set<Int> = []
     var headers: Set<Int> = []
@@ -21,8 +22,9 @@ struct DescriptionState {
     init(size: Size, detections: [ElementDetection]) {
         self.size = size
         elements = detections.enumerated().map { i, d in
-            DescribedElement(id: i, kind: ElementKind(rawValue: d.className), frame: d.box, score: d.score, source: .detector)
+            DescribedElement(id: i, kind: ElementKind(rawValue: d.className), frame: d.box, score: d.score, source: .detector, iconType: d.iconType)
         }
+        for (i, d) in detections.enumerated() { if let guess = d.iconGuess { iconGuesses[i] = guess } }
         nextID = detections.count
     }
 

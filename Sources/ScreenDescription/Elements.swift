@@ -1,4 +1,5 @@
 import Boxes
+import IconVocabulary
 
 /// What an element is: a class of the detector's vocabulary, or `tab_button` / `group` for groups.
 ///
@@ -79,11 +80,13 @@ public struct DescribedElement: Equatable, Sendable {
     public var children: [DescribedElement]
     /// The labels of a group's interactive members, each a custom action.
     public var actions: [String]
+    /// An icon's type as the icon classifier named it (icon-recognition.md); nil when it named none.
+    public var iconType: IconType?
 
     /// An element with every field given; the optional ones default to "nothing known".
     public init(id: Int, kind: ElementKind, frame: Box, label: String = "", value: String? = nil, traits: [AccessibilityTrait] = [],
                 selected: Bool? = nil, interactive: Bool = false, score: Float?, source: ElementSource,
-                children: [DescribedElement] = [], actions: [String] = []) {
+                children: [DescribedElement] = [], actions: [String] = [], iconType: IconType? = nil) {
         self.id = id
         self.kind = kind
         self.frame = frame
@@ -96,6 +99,7 @@ public struct DescribedElement: Equatable, Sendable {
         self.source = source
         self.children = children
         self.actions = actions
+        self.iconType = iconType
     }
 
     /// The boxes this element stands for: itself without children, else its children's leaves (nested groups flattened).

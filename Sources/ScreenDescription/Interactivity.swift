@@ -73,7 +73,7 @@ struct InteractivityAssignment {
             } else if e.kind == .icon, let model {
                 var neighbours = all
                 neighbours.remove(at: i)
-                let features = IconFeatures(icon: e.frame, screen: state.size, neighbours: neighbours, iconType: state.iconTypes[e.id]?.index)
+                let features = IconFeatures(icon: e.frame, screen: state.size, neighbours: neighbours, iconType: state.iconGuesses[e.id]?.index)
                 state.elements[i].interactive = model.isButton(features)
                 state.iconDecided.insert(e.id)
             }

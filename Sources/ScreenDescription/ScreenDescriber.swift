@@ -8,15 +8,13 @@ public struct ScreenDescriber: Sendable {
     public var config: DescriptionConfig
     /// Step 5's icon model; without one no icon is marked a button (its interactivity is unknown).
     public var iconModel: IconInteractivityModel?
-    public var iconRecognizer: (any IconRecognizer)?
     public var pictureDescriber: (any PictureDescriber)?
 
-    /// A describer with `config` and the recognisers given.
-    public init(config: DescriptionConfig = DescriptionConfig(), iconModel: IconInteractivityModel? = nil,
-                iconRecognizer: (any IconRecognizer)? = nil, pictureDescriber: (any PictureDescriber)? = nil) {
+    /// A describer with `config` and the models given. Icons come named by the icon classifier
+    /// (`ElementDetection.iconType`), which runs on the screenshot's pixels before the heuristics.
+    public init(config: DescriptionConfig = DescriptionConfig(), iconModel: IconInteractivityModel? = nil, pictureDescriber: (any PictureDescriber)? = nil) {
         self.config = config
         self.iconModel = iconModel
-        self.iconRecognizer = iconRecognizer
         self.pictureDescriber = pictureDescriber
     }
 
@@ -27,7 +25,7 @@ public struct ScreenDescriber: Sendable {
         if c.segmentedControls.enabled { SegmentCompletion(config: c.segmentedControls, insideFraction: c.insideFraction).apply(&state) }
         if c.ocrText.enabled, let lines = screen.textLines { OCRTextAddition(config: c.ocrText).apply(&state, lines: lines) }
         if c.content.enabled {
-            ContentAssignment(config: c.content, iconRecognizer: iconRecognizer, pictureDescriber: pictureDescriber)
+            ContentAssignment(config: c.content, pictureDescriber: pictureDescriber)
                 .apply(&state, lines: screen.textLines ?? [], image: screen.image)
         }
         if c.interactivity.enabled { InteractivityAssignment(model: iconModel).apply(&state) }

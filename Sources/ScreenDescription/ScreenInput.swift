@@ -1,4 +1,5 @@
 import Boxes
+import IconVocabulary
 import Images
 
 /// One detection as the describer takes it: already through the deployment filter (step 1).
@@ -7,12 +8,18 @@ public struct ElementDetection: Equatable, Sendable {
     public var box: Box
     public var className: String
     public var score: Float
+    /// An icon's type as the icon classifier names it (nil: below its threshold, `other`, or no classifier).
+    public var iconType: IconType?
+    /// The classifier's most probable type for an icon, named or not: the interactivity model's feature.
+    public var iconGuess: IconType?
 
     /// A detection with every field given.
-    public init(box: Box, className: String, score: Float) {
+    public init(box: Box, className: String, score: Float, iconType: IconType? = nil, iconGuess: IconType? = nil) {
         self.box = box
         self.className = className
         self.score = score
+        self.iconType = iconType
+        self.iconGuess = iconGuess
     }
 }
 
@@ -32,26 +39,6 @@ public struct ScreenInput: Sendable {
         self.detections = detections
         self.textLines = textLines
     }
-}
-
-/// An icon's meaning as a recogniser names it, e.g. "Back" with its index in the recogniser's list.
-public struct IconType: Equatable, Sendable {
-    /// What a screen reader speaks for the icon.
-    public var name: String
-    /// A stable index, fed to the interactivity model as a feature.
-    public var index: Int
-
-    /// A type with every field given.
-    public init(name: String, index: Int) {
-        self.name = name
-        self.index = index
-    }
-}
-
-/// Names the icon in a box of a screenshot (the paper's icon recogniser; none ships yet).
-public protocol IconRecognizer: Sendable {
-    /// The icon's type, or nil when the recogniser does not know it.
-    func iconType(in image: RGBImage, frame: Box) -> IconType?
 }
 
 /// Describes the picture in a box of a screenshot (a caption model; none ships yet).

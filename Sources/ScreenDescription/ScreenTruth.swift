@@ -1,4 +1,5 @@
 import Boxes
+import IconVocabulary
 
 /// Why a screen's ground truth is unusable: the screen, the dataset, and what was wrong.
 public struct ScreenTruthError: Error, CustomStringConvertible, Equatable {
@@ -48,12 +49,14 @@ public struct ScreenTruth: Equatable, Sendable {
     public let texts: [String]?
     /// The kind of each box's group (`tab_button`, `group`), nil for none.
     public let groupKinds: [ElementKind?]?
+    /// The type of each icon box (icon-recognition.md, `icon_types`), nil for other boxes and unknown types.
+    public let iconTypes: [IconType?]?
 
     /// Ground truth from a shard's values as stored: `-1` for none / not applicable / unknown,
     /// empty strings for no text and no group kind. Every dataset must have one row per box.
     public init(imageID: String, storedSize: Size, originalSize: Size, boxes: [Box], classNames: [String],
                 groupIndex: [Int32]? = nil, navOrder: [Int32]? = nil, selected: [Int8]? = nil, interactive: [Int8]? = nil,
-                texts: [String]? = nil, groupKinds: [String]? = nil) throws {
+                texts: [String]? = nil, groupKinds: [String]? = nil, iconTypes: [String]? = nil) throws {
         func fail(_ field: String, _ problem: String) -> ScreenTruthError { ScreenTruthError(imageID: imageID, field: field, problem: problem) }
         guard storedSize.width > 0, storedSize.height > 0 else { throw fail("stored size", "\(storedSize) is not a size") }
         guard originalSize.width > 0, originalSize.height > 0 else { throw fail("original size", "\(originalSize) is not a size") }
@@ -62,7 +65,7 @@ public struct ScreenTruth: Equatable, Sendable {
         }
         try rows(classNames, "class names")
         try rows(groupIndex, "group_index"); try rows(navOrder, "nav_order"); try rows(selected, "selected")
-        try rows(interactive, "interactive"); try rows(texts, "texts"); try rows(groupKinds, "group_kinds")
+        try rows(interactive, "interactive"); try rows(texts, "texts"); try rows(groupKinds, "group_kinds"); try rows(iconTypes, "icon_types")
         func index(_ values: [Int32]?, _ field: String) throws -> [Int?]? {
             try values.map { try $0.enumerated().map { i, v in
                 guard v >= -1 else { throw fail(field, "row \(i): \(v) is below -1") }
@@ -89,6 +92,11 @@ public struct ScreenTruth: Equatable, Sendable {
             guard ["", "tab_button", "group"].contains(k) else { throw fail("group_kinds", "row \(i): \"\(k)\" is not tab_button, group or empty") }
             return k.isEmpty ? nil : ElementKind(rawValue: k)
         } }
+        self.iconTypes = try iconTypes.map { try $0.enumerated().map { i, name in
+            guard !name.isEmpty else { return nil }
+            guard let type = IconVocabulary.type(named: name) else { throw fail("icon_types", "row \(i): \"\(name)\" is not a type of the icon vocabulary") }
+            return type
+        } }
     }
 
     /// The uniform scale from original to stored pixels: min(W_s / W, H_s / H).
@@ -102,8 +110,9 @@ public struct ScreenTruth: Equatable, Sendable {
     }
 
     /// Interactivity-model examples from this screen's icons with a known `interactive`, their
-    /// features computed in original pixels among all the screen's boxes.
-    public func iconExamples() -> [IconExample] {
+    /// features computed in original pixels among all the screen's boxes; with `iconTypes`, each
+    /// icon's true type is its `icon_type` feature (else unknown, -1).
+    public func iconExamples(iconTypes useTypes: Bool = true) -> [IconExample] {
         guard let interactive else { return [] }
         let original = boxes.map { $0.transformed(scaleX: 1 / scale, scaleY: 1 / scale) }
         let all = zip(classNames, original).map { (kind: ElementKind(rawValue: $0), frame: $1) }
@@ -111,7 +120,8 @@ public struct ScreenTruth: Equatable, Sendable {
             guard classNames[i] == ElementKind.icon.rawValue, let label = interactive[i] else { return nil }
             var neighbours = all
             neighbours.remove(at: i)
-            return IconExample(features: IconFeatures(icon: original[i], screen: originalSize, neighbours: neighbours, iconType: nil), interactive: label)
+            let type = useTypes ? iconTypes?[i]?.index : nil
+            return IconExample(features: IconFeatures(icon: original[i], screen: originalSize, neighbours: neighbours, iconType: type), interactive: label)
         }
     }
 }

@@ -94,7 +94,8 @@ public struct DescriptionRun {
         try DescriptionIndexPage(title: "Screen descriptions", notes: notes, entries: entries).write(to: folder.appendingPathComponent(DescriptionIndexPage.fileName))
         func median(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.sorted()[v.count / 2] }
         outcome.described = described.count
-        outcome.medianTiming = .init(detector: median(timings.map(\.detector)), ocr: median(timings.map(\.ocr)), heuristics: median(timings.map(\.heuristics)))
+        outcome.medianTiming = .init(detector: median(timings.map(\.detector)), icons: median(timings.map(\.icons)), ocr: median(timings.map(\.ocr)),
+                                     heuristics: median(timings.map(\.heuristics)))
         outcome.medianTotal = median(timings.map(\.total))
         return outcome
     }

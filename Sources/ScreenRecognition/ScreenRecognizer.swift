@@ -3,6 +3,7 @@ import ConfigFiles
 import Detection
 import Engine
 import Foundation
+import IconRecognition
 import Images
 import OCR
 import ScreenDescription
@@ -17,22 +18,26 @@ public struct ScreenRecognizer {
     public let filter: DeploymentFilter
     /// Nil when OCR is off or Tesseract could not start: labels stay empty.
     public let textRecognizer: (any TextRecognizer)?
+    /// Names the icons (icon-recognition.md); nil leaves their type unknown.
+    public let iconClassifier: IconClassifier?
     public let describer: ScreenDescriber
 
-    public init(detector: SSDDetector?, classNames: [String], filter: DeploymentFilter, textRecognizer: (any TextRecognizer)?, describer: ScreenDescriber) {
+    public init(detector: SSDDetector?, classNames: [String], filter: DeploymentFilter, textRecognizer: (any TextRecognizer)?,
+                iconClassifier: IconClassifier? = nil, describer: ScreenDescriber) {
         self.detector = detector
         self.classNames = classNames
         self.filter = filter
         self.textRecognizer = textRecognizer
+        self.iconClassifier = iconClassifier
         self.describer = describer
     }
 
     /// Where each stage's time went for one screen.
     public struct Timing: Sendable {
-        public var detector = 0.0, ocr = 0.0, heuristics = 0.0
-        public var total: Double { detector + ocr + heuristics }
-        public init(detector: Double = 0, ocr: Double = 0, heuristics: Double = 0) {
-            (self.detector, self.ocr, self.heuristics) = (detector, ocr, heuristics)
+        public var detector = 0.0, icons = 0.0, ocr = 0.0, heuristics = 0.0
+        public var total: Double { detector + icons + ocr + heuristics }
+        public init(detector: Double = 0, icons: Double = 0, ocr: Double = 0, heuristics: Double = 0) {
+            (self.detector, self.icons, self.ocr, self.heuristics) = (detector, icons, ocr, heuristics)
         }
     }
 
@@ -41,7 +46,7 @@ public struct ScreenRecognizer {
     public func describe(imageID: String, image: RGBImage, given: [ElementDetection]? = nil) throws -> (screen: DescribedScreen, elements: [ElementDetection], timing: Timing) {
         var timing = Timing()
         var start = monotonicSeconds()
-        let elements: [ElementDetection]
+        var elements: [ElementDetection]
         if let given {
             elements = given
         } else {
@@ -51,12 +56,26 @@ public struct ScreenRecognizer {
         }
         timing.detector = monotonicSeconds() - start
         start = monotonicSeconds()
+        if let iconClassifier { name(&elements, in: image, with: iconClassifier) }
+        timing.icons = monotonicSeconds() - start
+        start = monotonicSeconds()
         let lines = try textRecognizer?.recognise(image)
         timing.ocr = monotonicSeconds() - start
         start = monotonicSeconds()
         let screen = describer.describe(ScreenInput(imageID: imageID, image: image, detections: elements, textLines: lines))
         timing.heuristics = monotonicSeconds() - start
         return (screen, elements, timing)
+    }
+
+    /// The icons' types, from crops of the screenshot's own pixels (not the detector's letterboxed
+    /// input), classified in one batch.
+    func name(_ elements: inout [ElementDetection], in image: RGBImage, with classifier: IconClassifier) {
+        let icons = elements.indices.filter { elements[$0].className == "icon" }
+        let crops = icons.map { IconInput.crop(image, box: elements[$0].box) }
+        for (k, p) in zip(icons, classifier.classify(crops.map { $0.width >= IconCrops.minimumSide && $0.height >= IconCrops.minimumSide ? $0 : RGBImage(size: Size(width: 4, height: 4)) })) {
+            elements[k].iconType = p.type
+            elements[k].iconGuess = p.top[0].type
+        }
     }
 }
 

@@ -27,7 +27,7 @@ public enum TruthScreens {
         try ScreenTruth(imageID: record.imageID, storedSize: storedSize, originalSize: record.originalSize ?? storedSize,
                         boxes: record.boxes, classNames: record.labels.map { classNames[Int($0)] },
                         groupIndex: record.groupIndex, navOrder: record.navOrder, selected: record.selected,
-                        interactive: record.interactive, texts: record.texts, groupKinds: record.groupKinds)
+                        interactive: record.interactive, texts: record.texts, groupKinds: record.groupKinds, iconTypes: record.iconTypes)
     }
 
     /// The true boxes of `truth` as detections on the original screenshot (score 1): what the
@@ -39,6 +39,6 @@ public enum TruthScreens {
         }
     }
 
-    /// Icon-interactivity examples of `truths` (icons with a known `interactive`).
-    public static func iconExamples(_ truths: [ScreenTruth]) -> [IconExample] { truths.flatMap { $0.iconExamples() } }
+    /// Icon-interactivity examples of `truths` (icons with a known `interactive`), with their true icon types as a feature or without.
+    public static func iconExamples(_ truths: [ScreenTruth], iconTypes: Bool = true) -> [IconExample] { truths.flatMap { $0.iconExamples(iconTypes: iconTypes) } }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DetectorRuns
 import Foundation
+import IconRecognition
 import Interchange
 import Outputs
 import Reports
@@ -28,6 +29,7 @@ struct Describe: ParsableCommand {
     @Option(help: "A description config (YAML); default: the paper's steps with our additions.") var config: String?
     @Option(name: .customLong("set"), help: "Override a description config key: key=value (repeatable).") var overrides: [String] = []
     @Option(help: "An icon-interactivity model (uidetect train-icons); default: icon-interactivity.json beside the checkpoint, if any.") var iconModel: String?
+    @Option(help: "An icon classifier (uidetect train-icon-classifier); default: icon-classifier.safetensors beside the checkpoint, if any.") var iconClassifier: String?
     @Flag(help: "Describe without OCR.") var noOCR = false
     @Option(help: "OCR reads screenshots at about this width: narrow ones enlarged by a whole factor, wide ones reduced; 0: at their own size.")
     var ocrWidth = 780
@@ -64,21 +66,25 @@ struct Describe: ParsableCommand {
             let shards = try data.isEmpty ? nil : ShardSet(data)
             let screens = try shards.map { DescriptionInput.shards($0, truthBoxes: boxesFromTruth) } ?? DescriptionInput.screenshots(ScreenshotFiles(inputs))
             let folder = try OutputFolder(out!, command: "describe", inputs: inputs + (shards?.readers.map(\.url.path) ?? [])
-                                          + [checkpoint, thresholds, config, iconModel].compactMap { $0 })
+                                          + [checkpoint, thresholds, config, iconModel, iconClassifier].compactMap { $0 })
             defer { folder.discard() }
             let trained = try checkpoint.map { try TrainedDetector($0) }
             let classNames = trained?.classNames ?? shards!.classNames
             let picked = try DeploymentThresholds(file: thresholds, classNames: classNames)
             let iconURL = iconModel.map { URL(fileURLWithPath: $0) } ?? trained?.files.iconInteractivity
             let icons = try iconURL.map { try IconInteractivityModel(contentsOf: $0) }
+            let classifierURL = try iconClassifier.map { try ModelFiles.iconClassifier($0) } ?? trained?.files.iconClassifier
+            let classifier = try classifierURL.map { try IconClassifier(contentsOf: $0) }
+            if classifier == nil { print("note: no icon classifier (train one with uidetect train-icon-classifier, or give --icon-classifier): icons are not named, icon_type stays null") }
             let ocr = DescriptionRun.textRecognizer(enabled: !noOCR, width: ocrWidth)
             if !noOCR, let note = ocr.note { print("warning: \(note) describing without OCR (labels stay empty)") }
             let notes = [trained.map { "Detector \($0.files.detector.path) with \(picked.describe(fallback: scoreThreshold))." }
                             ?? "The shards' true boxes in place of detections (--boxes-from-truth).",
                          icons.map { _ in "Icon interactivity: \(iconURL!.path)." } ?? "No icon-interactivity model: icons are neither buttons nor images (interactivity unknown).",
+                         classifier.map { "Icon types: \(classifierURL!.path) (threshold \(String(format: "%.3f", $0.threshold)))." } ?? "No icon classifier: icons are not named.",
                          ocr.note].compactMap { $0 }
             let recognizer = ScreenRecognizer(detector: trained?.detector, classNames: classNames, filter: picked.filter(classNames: classNames, fallback: scoreThreshold),
-                                              textRecognizer: ocr.recognizer, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
+                                              textRecognizer: ocr.recognizer, iconClassifier: classifier, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
             let progress = ProgressLine()
             let outcome = try DescriptionRun(recognizer: recognizer, pages: !noPages, notes: notes).run(screens, into: folder.staging) { k, n in
                 progress.update("\(k)/\(n) screens", fractionDone: Double(k) / Double(max(1, n)))
@@ -86,8 +92,8 @@ struct Describe: ParsableCommand {
             progress.finish()
             try folder.commit()
             let t = outcome.medianTiming
-            print(String(format: "%d screens described; per screen (median): detector %.1f ms, OCR %.1f ms, heuristics %.2f ms, all %.1f ms",
-                         outcome.described, 1000 * t.detector, 1000 * t.ocr, 1000 * t.heuristics, 1000 * outcome.medianTotal))
+            print(String(format: "%d screens described; per screen (median): detector %.1f ms, icons %.1f ms, OCR %.1f ms, heuristics %.2f ms, all %.1f ms",
+                         outcome.described, 1000 * t.detector, 1000 * t.icons, 1000 * t.ocr, 1000 * t.heuristics, 1000 * outcome.medianTotal))
             for s in outcome.skipped { print("skipped \(s)") }
             print("wrote \(folder.final.appendingPathComponent(DescriptionFile.fileName).path) and a page per screen (\(folder.final.appendingPathComponent(DescriptionIndexPage.fileName).path))")
             if outcome.described == 0 { throw ExitCode(1) }

@@ -13,7 +13,8 @@ struct TrainIcons: ParsableCommand {
         commandName: "train-icons",
         abstract: "Train the icon-interactivity model (boosted trees on position, size and neighbours) from truth shards.",
         discussion: """
-        Icons with a known `interactive` in the --data shards train the trees; those of the --val shards pick the
+        Icons with a known `interactive` in the --data shards train the trees, their true icon type (icon_types, where the shards
+        have it) among the features; those of the --val shards pick the
         threshold that keeps --precision (the paper: 90%) and report the recall there (the paper: 73.6%). With
         --checkpoint the model is written beside the detector (icon-interactivity.json in the checkpoint or run
         folder, where `uidetect describe` finds it); with --out, to that file.
@@ -26,6 +27,7 @@ struct TrainIcons: ParsableCommand {
     @Option(help: "The precision the threshold keeps on the validation icons.") var precision: Double = 0.9
     @Option(help: "Boosting rounds.") var rounds: Int = BoostedTrees.Parameters().rounds
     @Option(help: "Depth of each tree.") var maxDepth: Int = BoostedTrees.Parameters().maxDepth
+    @Flag(help: "Leave the icon type out of the features (to measure what it adds).") var noIconType = false
 
     func validate() throws {
         guard (checkpoint == nil) != (out == nil) else { throw ValidationError("give --checkpoint (store beside the detector) or --out FILE, one of the two") }
@@ -39,8 +41,8 @@ struct TrainIcons: ParsableCommand {
             let destination = try out.map { URL(fileURLWithPath: $0) }
                 ?? ModelFiles(resolving: checkpoint!).companionFolder.appendingPathComponent(ModelFiles.iconInteractivityName)
             try OutputFile.check(destination.path, writes: .json, inputs: data + validation)
-            let training = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(data)))
-            let held = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(validation)))
+            let training = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(data)), iconTypes: !noIconType)
+            let held = TruthScreens.iconExamples(try TruthScreens.read(ShardSet(validation)), iconTypes: !noIconType)
             print("icons: \(training.count) for training (\(training.filter(\.interactive).count) buttons), "
                   + "\(held.count) for validation (\(held.filter(\.interactive).count) buttons)")
             var parameters = BoostedTrees.Parameters()
