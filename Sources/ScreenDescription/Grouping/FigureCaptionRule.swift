@@ -32,11 +32,7 @@ struct FigureCaptionRule {
     }
 }
 
-extension FigureCaptionRule: GroupingRule {
+extension FigureCaptionRule: StandaloneGroupingRule {
     static var key: DescriptionConfig.Grouping.CodingKeys { .figureCaptions }
     static var settings: KeyPath<DescriptionConfig.Grouping, DescriptionConfig.FigureCaptions> { \.figureCaptions }
-
-    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
-        self.init(config: grouping.figureCaptions)
-    }
 }

@@ -35,6 +35,18 @@ protocol GroupingRule: Sendable {
     func apply(_ state: inout DescriptionState)
 }
 
+/// A grouping rule that reads nothing but its own settings: its `init` comes from them. The
+/// rules that read more (`inside_fraction`, another rule's setting) write theirs, naming it.
+protocol StandaloneGroupingRule: GroupingRule {
+    init(config: Settings)
+}
+
+extension StandaloneGroupingRule {
+    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
+        self.init(config: grouping[keyPath: Self.settings])
+    }
+}
+
 /// What every grouping rule's settings hold: the switch, and the checks of their own numbers.
 protocol GroupingRuleSettings {
     var enabled: Bool { get }

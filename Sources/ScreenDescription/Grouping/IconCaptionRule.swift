@@ -32,11 +32,7 @@ struct IconCaptionRule {
     }
 }
 
-extension IconCaptionRule: GroupingRule {
+extension IconCaptionRule: StandaloneGroupingRule {
     static var key: DescriptionConfig.Grouping.CodingKeys { .iconCaptions }
     static var settings: KeyPath<DescriptionConfig.Grouping, DescriptionConfig.IconCaptions> { \.iconCaptions }
-
-    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
-        self.init(config: grouping.iconCaptions)
-    }
 }

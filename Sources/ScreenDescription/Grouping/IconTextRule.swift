@@ -26,11 +26,7 @@ struct IconTextRule {
     }
 }
 
-extension IconTextRule: GroupingRule {
+extension IconTextRule: StandaloneGroupingRule {
     static var key: DescriptionConfig.Grouping.CodingKeys { .iconText }
     static var settings: KeyPath<DescriptionConfig.Grouping, DescriptionConfig.IconText> { \.iconText }
-
-    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
-        self.init(config: grouping.iconText)
-    }
 }

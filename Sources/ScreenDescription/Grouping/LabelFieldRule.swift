@@ -36,11 +36,7 @@ struct LabelFieldRule {
     }
 }
 
-extension LabelFieldRule: GroupingRule {
+extension LabelFieldRule: StandaloneGroupingRule {
     static var key: DescriptionConfig.Grouping.CodingKeys { .labelField }
     static var settings: KeyPath<DescriptionConfig.Grouping, DescriptionConfig.LabelField> { \.labelField }
-
-    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
-        self.init(config: grouping.labelField)
-    }
 }

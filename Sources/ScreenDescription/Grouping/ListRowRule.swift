@@ -62,11 +62,7 @@ struct ListRowRule {
     }
 }
 
-extension ListRowRule: GroupingRule {
+extension ListRowRule: StandaloneGroupingRule {
     static var key: DescriptionConfig.Grouping.CodingKeys { .listRows }
     static var settings: KeyPath<DescriptionConfig.Grouping, DescriptionConfig.ListRows> { \.listRows }
-
-    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
-        self.init(config: grouping.listRows)
-    }
 }

@@ -38,11 +38,7 @@ struct PictureSubtitleRule {
     }
 }
 
-extension PictureSubtitleRule: GroupingRule {
+extension PictureSubtitleRule: StandaloneGroupingRule {
     static var key: DescriptionConfig.Grouping.CodingKeys { .pictureSubtitles }
     static var settings: KeyPath<DescriptionConfig.Grouping, DescriptionConfig.PictureSubtitles> { \.pictureSubtitles }
-
-    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
-        self.init(config: grouping.pictureSubtitles)
-    }
 }

@@ -32,11 +32,7 @@ struct TextLineRule {
     }
 }
 
-extension TextLineRule: GroupingRule {
+extension TextLineRule: StandaloneGroupingRule {
     static var key: DescriptionConfig.Grouping.CodingKeys { .textLines }
     static var settings: KeyPath<DescriptionConfig.Grouping, DescriptionConfig.TextLines> { \.textLines }
-
-    init(_ grouping: DescriptionConfig.Grouping, insideFraction: Double) {
-        self.init(config: grouping.textLines)
-    }
 }
