@@ -45,6 +45,9 @@ let package = Package(
         .target(name: "SeededRandom"),
         // Strict YAML configs (laid over defaults, errors naming the key) for run and description configs.
         .target(name: "ConfigFiles", dependencies: ["Yams"]),
+        // How config and result files name their keys: nil written as null (`Nullable`), and
+        // impossible values named by dotted key, each section checking its own (`ConfigProblems`).
+        .target(name: "FileKeys"),
         // Work spread over threads: parallelMap, and the wrapper for values workers share safely.
         .target(name: "Workers"),
         // Where commands write: output folders staged and replaced only when they hold what the command
@@ -56,7 +59,7 @@ let package = Package(
         // Optimizers, learning-rate schedules, gradient clipping.
         .target(name: "Optimizers", dependencies: ["Engine"]),
         // The SSD MobileNetV1 + FPN detector: model, anchors, box coder, matcher (ssd-model.md).
-        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes", "Images", "Checkpoints", .product(name: "Algorithms", package: "swift-algorithms")]),
+        .target(name: "Detection", dependencies: ["Engine", "Layers", "Boxes", "Images", "Checkpoints", "FileKeys", .product(name: "Algorithms", package: "swift-algorithms")]),
         // Named float32 tensors as safetensors files: checkpoints and exports.
         .target(name: "Checkpoints", dependencies: ["Outputs"]),
         // The icon vocabulary (icon-recognition.md): 52 types and `other`, with what a screen reader says for each.
@@ -70,19 +73,19 @@ let package = Package(
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.
         .target(name: "Images", dependencies: ["Boxes", "CPNG", "PNGDecoding", "CTurboJPEG", "CFreeType"]),
         // Screen shards (HDF5), splits, statistics, the input pipeline and augmentation.
-        .target(name: "Shards", dependencies: ["Boxes", "IconVocabulary", "Images", "CHDF5", "ConfigFiles", "SeededRandom", "Workers", "Yams"]),
+        .target(name: "Shards", dependencies: ["Boxes", "IconVocabulary", "Images", "CHDF5", "ConfigFiles", "FileKeys", "SeededRandom", "Workers", "Yams"]),
         // The synthetic iOS-style screen generator.
         .target(name: "Synthesis", dependencies: ["Boxes", "Glyphs", "IconVocabulary", "Images", "Shards", "SeededRandom", "Workers"]),
         // Other tools' files (COCO instances and results, Ultralytics data.yaml, id mappings) and exports of shards into them.
-        .target(name: "Interchange", dependencies: ["Boxes", "ConfigFiles", "Images", "Shards", "Yams"]),
+        .target(name: "Interchange", dependencies: ["Boxes", "ConfigFiles", "FileKeys", "Images", "Shards", "Yams"]),
         // Checks of shards before training: leakage between splits (perceptual hashes), suspicious boxes, rare classes.
         .target(name: "DataChecks", dependencies: ["Boxes", "Images", "Shards"]),
         // Importers for COCO, Pascal VOC and YOLO data sets.
         .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
-        .target(name: "Evaluation", dependencies: ["Boxes", "Shards", "Interchange", "Workers"]),
+        .target(name: "Evaluation", dependencies: ["Boxes", "FileKeys", "Shards", "Interchange", "Workers"]),
         // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
-        .target(name: "ScreenDescription", dependencies: ["Boxes", "IconVocabulary", "Images", "Outputs"]),
+        .target(name: "ScreenDescription", dependencies: ["Boxes", "FileKeys", "IconVocabulary", "Images", "Outputs"]),
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
         .target(name: "OCR", dependencies: ["CTesseract", "Images", "Boxes"]),
         // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
@@ -91,7 +94,7 @@ let package = Package(
         // validation), predictions on screenshots, the deployment filter from a thresholds file.
         .target(name: "DetectorRuns", dependencies: ["Detection", "Engine", "Evaluation", "Images", "Interchange", "Reports", "Shards", "Workers"]),
         // Training runs: YAML run configs, the training loop, checkpoints, validation, prediction over shards.
-        .target(name: "Training", dependencies: ["Outputs", "DetectorRuns", "Glyphs", "IconRecognition", "IconVocabulary", "Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "Yams", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Training", dependencies: ["Outputs", "DetectorRuns", "Glyphs", "IconRecognition", "IconVocabulary", "Engine", "Layers", "Optimizers", "Detection", "Boxes", "Images", "Shards", "Evaluation", "Reports", "Checkpoints", "TensorBoard", "Distributed", "ConfigFiles", "FileKeys", "Yams", .product(name: "Logging", package: "swift-log")],
                 ),
         // Protocol-buffer wire encoding by hand (no protobuf runtime). Depends on nothing.
         .target(name: "Protobuf"),

@@ -1,3 +1,4 @@
+import FileKeys
 import Foundation
 
 /// How classes are weighted in the classification loss (ssd-model.md, "Loss").
@@ -38,7 +39,7 @@ public struct LossConfig: Codable, Equatable, Sendable {
     /// beta of `effective_number`.
     public var beta = 0.999
     /// One weight per class, for `explicit` only.
-    public var classWeights: [Float]? = nil
+    @Nullable public var classWeights: [Float]? = nil
     public var focalAlpha: Float = 0.25
     public var focalGamma: Float = 2
     public var smoothL1Beta: Float = 1.0 / 9
@@ -46,22 +47,10 @@ public struct LossConfig: Codable, Equatable, Sendable {
 
     public init() {}
 
+    // In the order a resolved config lists them: a synthesised encoder writes keys in the order of these cases.
     enum CodingKeys: String, CodingKey {
-        case beta
-        case classBalance = "class_balance", classWeights = "class_weights", focalAlpha = "focal_alpha", focalGamma = "focal_gamma"
+        case classBalance = "class_balance", beta, classWeights = "class_weights", focalAlpha = "focal_alpha", focalGamma = "focal_gamma"
         case smoothL1Beta = "smooth_l1_beta", boxLossWeight = "box_loss_weight"
-    }
-
-    // Written out so that the resolved config shows `class_weights: null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(classBalance, forKey: .classBalance)
-        try c.encode(beta, forKey: .beta)
-        try c.encode(classWeights, forKey: .classWeights)
-        try c.encode(focalAlpha, forKey: .focalAlpha)
-        try c.encode(focalGamma, forKey: .focalGamma)
-        try c.encode(smoothL1Beta, forKey: .smoothL1Beta)
-        try c.encode(boxLossWeight, forKey: .boxLossWeight)
     }
 
     /// The class-balance rule.
@@ -74,24 +63,24 @@ public struct LossConfig: Codable, Equatable, Sendable {
         }
     }
 
-    /// Impossible values, each naming its key.
-    public func problems(classes: Int) -> [(key: String, problem: String)] {
-        var out: [(String, String)] = []
+    /// Impossible values for a model of `classes` classes, each naming its key in the section.
+    public func problems(classes: Int) -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
         if classBalance == .explicit {
             if let w = classWeights {
-                if w.count != classes { out.append(("class_weights", "has \(w.count) weights for model.num_classes = \(classes) classes")) }
-                if w.contains(where: { !($0 >= 0) || !$0.isFinite }) { out.append(("class_weights", "weights must be finite and non-negative")) }
+                if w.count != classes { found.add(.classWeights, "has \(w.count) weights for model.num_classes = \(classes) classes") }
+                if w.contains(where: { !($0 >= 0) || !$0.isFinite }) { found.add(.classWeights, "weights must be finite and non-negative") }
             } else {
-                out.append(("class_weights", "class_balance: explicit needs a list of \(classes) weights"))
+                found.add(.classWeights, "class_balance: explicit needs a list of \(classes) weights")
             }
         } else if classWeights != nil {
-            out.append(("class_weights", "is only used with class_balance: explicit (it is \(classBalance.rawValue))"))
+            found.add(.classWeights, "is only used with class_balance: explicit (it is \(classBalance.rawValue))")
         }
-        if !(beta > 0 && beta < 1) { out.append(("beta", "must lie in (0, 1), got \(beta)")) }
-        if !(focalAlpha >= 0 && focalAlpha <= 1) { out.append(("focal_alpha", "must lie in [0, 1]")) }
-        if !(focalGamma >= 0 && focalGamma.isFinite) { out.append(("focal_gamma", "must be 0 or more and finite")) }
-        if !(smoothL1Beta > 0 && smoothL1Beta.isFinite) { out.append(("smooth_l1_beta", "must be positive and finite")) }
-        if !(boxLossWeight >= 0 && boxLossWeight.isFinite) { out.append(("box_loss_weight", "must be 0 or more and finite")) }
-        return out
+        if !(beta > 0 && beta < 1) { found.add(.beta, "must lie in (0, 1), got \(beta)") }
+        if !(focalAlpha >= 0 && focalAlpha <= 1) { found.add(.focalAlpha, "must lie in [0, 1]") }
+        if !(focalGamma >= 0 && focalGamma.isFinite) { found.add(.focalGamma, "must be 0 or more and finite") }
+        if !(smoothL1Beta > 0 && smoothL1Beta.isFinite) { found.add(.smoothL1Beta, "must be positive and finite") }
+        if !(boxLossWeight >= 0 && boxLossWeight.isFinite) { found.add(.boxLossWeight, "must be 0 or more and finite") }
+        return found.list
     }
 }

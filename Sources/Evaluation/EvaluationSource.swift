@@ -1,3 +1,4 @@
+import FileKeys
 import Foundation
 
 /// What an evaluation scored: the ground truth's shards and where the detections came from

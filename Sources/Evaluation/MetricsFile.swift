@@ -1,3 +1,4 @@
+import FileKeys
 import Foundation
 
 /// metrics.json (evaluation.md, "Files an evaluation writes"): per-class AP50 and AP-center and their

@@ -1,3 +1,4 @@
+import FileKeys
 import Foundation
 
 /// `images.json`, written by `predict` beside detections.json: for each image id, the screenshot's path
@@ -10,7 +11,7 @@ public struct ImagesFile: Codable, Equatable {
         public var path: String
         public var width: Int
         public var height: Int
-        public var cocoID: Int?
+        @Nullable public var cocoID: Int?
 
         public init(imageID: String, path: String, width: Int, height: Int, cocoID: Int? = nil) {
             self.imageID = imageID
@@ -21,15 +22,6 @@ public struct ImagesFile: Codable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey { case path, width, height, imageID = "image_id", cocoID = "coco_id" }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(imageID, forKey: .imageID)
-            try c.encode(path, forKey: .path)
-            try c.encode(width, forKey: .width)
-            try c.encode(height, forKey: .height)
-            try c.encode(cocoID, forKey: .cocoID)  // null, not absent, when there is none
-        }
     }
 
     /// The file's name beside detections.json.

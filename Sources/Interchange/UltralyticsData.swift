@@ -89,6 +89,8 @@ public struct UltralyticsData: Codable, Equatable {
         }
     }
 
+    /// Writes Ultralytics' own form, which a synthesised encoder cannot: a split of one entry as a
+    /// string, no key for a split without one, `nc` counted from the names.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(path, forKey: .path)

@@ -104,7 +104,8 @@ public struct RegressionTree: Codable, Equatable, Sendable {
             }
         }
 
-        /// Writes the form `init(from:)` reads.
+        /// Writes the form `init(from:)` reads: one flat object, where a synthesised encoder would nest
+        /// each case's values under the case's name.
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             switch self {

@@ -1,21 +1,6 @@
 import Boxes
 import Images
 
-/// Step 3: OCR lines that overlap no detection become texts (source `ocr`), carrying their own text.
-struct OCRTextAddition {
-    var config: DescriptionConfig.OCRText
-
-    func apply(_ state: inout DescriptionState, lines: [TextLine]) {
-        let ignored = Set(config.ignoredClasses)
-        let detections = state.elements.filter { !ignored.contains($0.kind.rawValue) }.map(\.frame)
-        for line in lines where Double(line.confidence) >= config.minConfidence && line.box.isValid {
-            let text = collapsingWhitespace(line.text)
-            guard !text.isEmpty, !detections.contains(where: { $0.intersectionArea(line.box) > 0 }) else { continue }
-            state.elements.append(DescribedElement(id: state.takeID(), kind: .text, frame: line.box, label: text, score: nil, source: .ocr))
-        }
-    }
-}
-
 /// Step 4: texts (and, ours, segments) take the OCR lines lying mostly inside them as their
 /// label, text fields as their value; icons say their type's label where the icon classifier named one,
 /// pictures a describer's words when one is given.

@@ -1,4 +1,5 @@
 import Boxes
+import FileKeys
 import Foundation
 import IconVocabulary
 import Outputs
@@ -103,7 +104,8 @@ extension DescribedScreen: Codable {
         try check(elements, c.codingPath + [CodingKeys.elements])
     }
 
-    /// Writes every key (in the order an encoder keeps; `DescriptionFile` writes the spec's).
+    /// Writes every key (in the order an encoder keeps; `DescriptionFile` writes the spec's). Written
+    /// by hand because Swift synthesises an encoder only in the type's own file, and the format lives here.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(imageID, forKey: .imageID)
@@ -164,18 +166,19 @@ extension DescribedElement: Codable {
         }
     }
 
-    /// Writes every key, nulls included; the frame as four numbers.
+    /// Writes every key, nulls included; the frame as four numbers. Written by hand for the frame:
+    /// a synthesised encoder would write the `Box` as an object of named coordinates.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(kind, forKey: .kind)
         try c.encode([frame.xMin, frame.yMin, frame.xMax, frame.yMax], forKey: .frame)
         try c.encode(label, forKey: .label)
-        try c.encodeOrNull(value, forKey: .value)
+        try c.encode(Nullable(value), forKey: .value)
         try c.encode(traits, forKey: .traits)
-        try c.encodeOrNull(selected, forKey: .selected)
+        try c.encode(Nullable(selected), forKey: .selected)
         try c.encode(interactive, forKey: .interactive)
-        try c.encodeOrNull(score, forKey: .score)
+        try c.encode(Nullable(score), forKey: .score)
         try c.encode(source, forKey: .source)
         try c.encode(children, forKey: .children)
         try c.encode(actions, forKey: .actions)

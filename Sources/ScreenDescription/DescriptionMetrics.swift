@@ -1,4 +1,5 @@
 import Boxes
+import FileKeys
 
 /// One screen's description metrics (screen-description.md, "Metrics"). A figure whose ground
 /// truth dataset the screen lacks is nil (JSON null), and so is a selection figure for a screen
@@ -12,15 +13,15 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
     public var matchedBoxes: Int
     /// Top-level elements with two or more members.
     public var predictedGroups: Int
-    public var incorrectlyGrouped: Int?
-    public var shouldHaveGrouped: Int?
+    @Nullable public var incorrectlyGrouped: Int?
+    @Nullable public var shouldHaveGrouped: Int?
     /// Matched top-level elements with a true rank (the spec's n), and n minus the longest non-decreasing run of their ranks.
-    public var orderedElements: Int?
-    public var orderErrors: Int?
+    @Nullable public var orderedElements: Int?
+    @Nullable public var orderErrors: Int?
     /// Whether every true tab button is matched and gets its true state (unknown is wrong).
-    public var tabButtonsCorrect: Bool?
+    @Nullable public var tabButtonsCorrect: Bool?
     /// Whether every true segment is matched and gets its true state.
-    public var segmentsCorrect: Bool?
+    @Nullable public var segmentsCorrect: Bool?
     /// `button` on matched icons against `interactive`.
     public var iconTruePositives: Int
     public var iconFalsePositives: Int
@@ -65,27 +66,6 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
         case tabButtonsCorrect = "tab_buttons_correct", segmentsCorrect = "segments_correct"
         case iconTruePositives = "icon_true_positives", iconFalsePositives = "icon_false_positives", iconFalseNegatives = "icon_false_negatives"
         case textEditDistance = "text_edit_distance", textTrueLength = "text_true_length"
-    }
-
-    /// Writes every key, nulls included.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(imageID, forKey: .imageID)
-        try c.encode(boxes, forKey: .boxes)
-        try c.encode(topLevelElements, forKey: .topLevelElements)
-        try c.encode(matchedBoxes, forKey: .matchedBoxes)
-        try c.encode(predictedGroups, forKey: .predictedGroups)
-        try c.encodeOrNull(incorrectlyGrouped, forKey: .incorrectlyGrouped)
-        try c.encodeOrNull(shouldHaveGrouped, forKey: .shouldHaveGrouped)
-        try c.encodeOrNull(orderedElements, forKey: .orderedElements)
-        try c.encodeOrNull(orderErrors, forKey: .orderErrors)
-        try c.encodeOrNull(tabButtonsCorrect, forKey: .tabButtonsCorrect)
-        try c.encodeOrNull(segmentsCorrect, forKey: .segmentsCorrect)
-        try c.encode(iconTruePositives, forKey: .iconTruePositives)
-        try c.encode(iconFalsePositives, forKey: .iconFalsePositives)
-        try c.encode(iconFalseNegatives, forKey: .iconFalseNegatives)
-        try c.encode(textEditDistance, forKey: .textEditDistance)
-        try c.encode(textTrueLength, forKey: .textTrueLength)
     }
 }
 

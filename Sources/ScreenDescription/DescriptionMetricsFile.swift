@@ -1,3 +1,4 @@
+import FileKeys
 import Foundation
 
 /// The description metrics of a data set (metrics.json of `uidetect evaluate-description`): each
@@ -6,20 +7,13 @@ import Foundation
 public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
     /// A figure and the paper's value for it (nil where the paper has none).
     public struct Figure: Codable, Equatable, Sendable {
-        public var value: Double?
-        public var paper: Double?
+        @Nullable public var value: Double?
+        @Nullable public var paper: Double?
 
         /// A figure with both values given.
         public init(value: Double?, paper: Double?) {
             self.value = value
             self.paper = paper
-        }
-
-        /// Writes both keys, nulls included.
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(value, forKey: .value)
-            try c.encodeOrNull(paper, forKey: .paper)
         }
     }
 

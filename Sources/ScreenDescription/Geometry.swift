@@ -27,6 +27,9 @@ extension Box {
     /// Whether `other`'s vertical centre lies within this box's vertical extent.
     func holdsVerticalCentre(of other: Box) -> Bool { yMin <= other.centerY && other.centerY <= yMax }
 
+    /// Whether the two boxes share a horizontal band: either's vertical centre lies within the other's extent.
+    func sharesBand(with other: Box) -> Bool { holdsVerticalCentre(of: other) || other.holdsVerticalCentre(of: self) }
+
     /// The smallest box holding both.
     func union(_ other: Box) -> Box {
         Box(xMin: min(xMin, other.xMin), yMin: min(yMin, other.yMin), xMax: max(xMax, other.xMax), yMax: max(yMax, other.yMax))
@@ -36,6 +39,12 @@ extension Box {
 /// The smallest box holding all of `boxes` (which must not be empty).
 func enclosing(_ boxes: [Box]) -> Box {
     boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+}
+
+/// The indices of `frames` in horizontal bands: boxes sharing a band, chained (a list row, a row of
+/// figures); ordered as `DisjointSets.components()` orders sets.
+func bands(_ frames: [Box]) -> [[Int]] {
+    DisjointSets.chains(frames.count) { frames[$0].sharesBand(with: frames[$1]) }
 }
 
 /// Union-find over 0..<count, for rules that join pairs into groups.
@@ -68,6 +77,15 @@ struct DisjointSets {
             byRoot[r, default: []].append(i)
         }
         return roots.map { byRoot[$0]! }
+    }
+
+    /// 0..<count joined wherever `linked(a, b)` holds (a < b), and chained: the sets, as `components()` gives them.
+    static func chains(_ count: Int, linked: (Int, Int) -> Bool) -> [[Int]] {
+        var sets = DisjointSets(count: count)
+        for a in 0..<count {
+            for b in a + 1..<count where linked(a, b) { sets.union(a, b) }
+        }
+        return sets.components()
     }
 }
 

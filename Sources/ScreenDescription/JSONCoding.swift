@@ -102,10 +102,3 @@ extension Decoder {
         }
     }
 }
-
-extension KeyedEncodingContainer {
-    /// Writes nil as JSON null, where a synthesised encoder would leave the key out: readers see every field.
-    mutating func encodeOrNull<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
-    }
-}

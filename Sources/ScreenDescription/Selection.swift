@@ -76,17 +76,11 @@ struct SelectionCues {
 public enum SegmentControls {
     /// The controls among `frames`: indices, each control left to right, controls by their first segment.
     public static func cluster(_ frames: [Box], maxGapInHeights: Double) -> [[Int]] {
-        var sets = DisjointSets(count: frames.count)
-        for a in frames.indices {
-            for b in frames.indices where a < b {
-                let (x, y) = (frames[a], frames[b])
-                if (x.holdsVerticalCentre(of: y) || y.holdsVerticalCentre(of: x))
-                    && Double(x.horizontalGap(y)) <= maxGapInHeights * Double(max(x.height, y.height)) {
-                    sets.union(a, b)
-                }
-            }
+        let controls = DisjointSets.chains(frames.count) { a, b in
+            let (x, y) = (frames[a], frames[b])
+            return x.sharesBand(with: y) && Double(x.horizontalGap(y)) <= maxGapInHeights * Double(max(x.height, y.height))
         }
-        return sets.components().map { $0.sorted { (frames[$0].xMin, $0) < (frames[$1].xMin, $1) } }
+        return controls.map { $0.sorted { (frames[$0].xMin, $0) < (frames[$1].xMin, $1) } }
             .sorted { (frames[$0[0]].yMin, frames[$0[0]].xMin) < (frames[$1[0]].yMin, frames[$1[0]].xMin) }
     }
 }

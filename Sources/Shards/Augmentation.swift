@@ -1,4 +1,5 @@
 import Boxes
+import FileKeys
 import Foundation
 import Images
 import SeededRandom
@@ -27,7 +28,7 @@ public struct AugmentationOptions: Codable, Equatable, Sendable {
     /// Repeat-factor sampling threshold t (LVIS): a screen repeats max(1, sqrt(t / f)) times an epoch,
     /// f the fraction of screens holding its rarest class. nil turns it off. Rare classes (f < t) are
     /// also the ones copy-paste takes instances of.
-    public var repeatFactorThreshold: Double? = 0.1
+    @Nullable public var repeatFactorThreshold: Double? = 0.1
 
     public init() {}
 
@@ -45,22 +46,20 @@ public struct AugmentationOptions: Codable, Equatable, Sendable {
         case repeatFactorThreshold = "repeat_factor_threshold"
     }
 
-    // Written out explicitly so that `repeat_factor_threshold: null` survives a round trip.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(photometric, forKey: .photometric)
-        try c.encode(brightness, forKey: .brightness)
-        try c.encode(contrast, forKey: .contrast)
-        try c.encode(saturation, forKey: .saturation)
-        try c.encode(hue, forKey: .hue)
-        try c.encode(scaleCrop, forKey: .scaleCrop)
-        try c.encode(scaleMin, forKey: .scaleMin)
-        try c.encode(scaleMax, forKey: .scaleMax)
-        try c.encode(minVisibleFraction, forKey: .minVisibleFraction)
-        try c.encode(horizontalFlip, forKey: .horizontalFlip)
-        try c.encode(copyPaste, forKey: .copyPaste)
-        try c.encode(copyPasteMaxPerImage, forKey: .copyPasteMaxPerImage)
-        try c.encode(repeatFactorThreshold, forKey: .repeatFactorThreshold)
+    /// Impossible values, each naming its key in the section.
+    public func problems() -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
+        for (key, value, limit) in [(CodingKeys.brightness, brightness, Float(1)), (.contrast, contrast, 1), (.saturation, saturation, 1), (.hue, hue, 0.5)]
+        where !(value >= 0 && value <= limit) {
+            found.add(key, "must lie in [0, \(limit)], got \(value)")
+        }
+        if !(scaleMax <= 8) { found.add(.scaleMax, "must be at most 8, got \(scaleMax)") }
+        if copyPasteMaxPerImage > 100 { found.add(.copyPasteMaxPerImage, "must be at most 100") }
+        if !(scaleMin > 0 && scaleMin <= scaleMax) { found.add(.scaleMin, "must be positive and at most scale_max") }
+        if !(minVisibleFraction >= 0 && minVisibleFraction <= 1) { found.add(.minVisibleFraction, "must lie in [0, 1]") }
+        if copyPasteMaxPerImage < 0 { found.add(.copyPasteMaxPerImage, "must be 0 or more") }
+        if let t = repeatFactorThreshold, !(t > 0 && t <= 1) { found.add(.repeatFactorThreshold, "must lie in (0, 1] or be null") }
+        return found.list
     }
 }
 

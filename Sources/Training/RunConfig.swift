@@ -1,4 +1,5 @@
 import Detection
+import FileKeys
 import Foundation
 import Shards
 
@@ -27,7 +28,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var logInterval = 20
     /// Start from these weights (a weights file, a checkpoint folder, or a run folder meaning its
     /// best) instead of a fresh initialisation; null for a fresh one.
-    public var initFrom: String? = nil
+    @Nullable public var initFrom: String? = nil
     /// Parts of the model kept fixed: `backbone`, `fpn`, `class_head`, `box_head`, or any module
     /// path such as `backbone.b1`. No gradient, no weight decay, no optimizer state; batch norm
     /// there runs on its running statistics.
@@ -35,77 +36,41 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// An exponential moving average of the weights, for validation and `best`.
     public var ema = EMAConfig()
     /// Stop after this many validations without a better mAP50; null never stops early.
-    public var patience: Int? = nil
+    @Nullable public var patience: Int? = nil
     /// Data-parallel runs under `mpirun` (ignored in a single process).
     public var distributed = DistributedConfig()
 
     public init() {}
 
+    // In the order a resolved config lists them: a synthesised encoder writes keys in the order of these cases.
     enum CodingKeys: String, CodingKey {
-        case name, seed, threads, data, model, loss, augmentation, optimizer, schedule, steps, freeze, ema, patience, distributed
-        case batchSize = "batch_size", evalInterval = "eval_interval", checkpointInterval = "checkpoint_interval", logInterval = "log_interval"
-        case initFrom = "init_from"
-    }
-
-    // Written out so that the resolved config shows `init_from: null` and `patience: null`
-    // (a key the defaults lack could not be set by a config file).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(seed, forKey: .seed)
-        try c.encode(threads, forKey: .threads)
-        try c.encode(data, forKey: .data)
-        try c.encode(model, forKey: .model)
-        try c.encode(loss, forKey: .loss)
-        try c.encode(augmentation, forKey: .augmentation)
-        try c.encode(optimizer, forKey: .optimizer)
-        try c.encode(schedule, forKey: .schedule)
-        try c.encode(batchSize, forKey: .batchSize)
-        try c.encode(steps, forKey: .steps)
-        try c.encode(evalInterval, forKey: .evalInterval)
-        try c.encode(checkpointInterval, forKey: .checkpointInterval)
-        try c.encode(logInterval, forKey: .logInterval)
-        try c.encode(initFrom, forKey: .initFrom)
-        try c.encode(freeze, forKey: .freeze)
-        try c.encode(ema, forKey: .ema)
-        try c.encode(patience, forKey: .patience)
-        try c.encode(distributed, forKey: .distributed)
+        case name, seed, threads, data, model, loss, augmentation, optimizer, schedule
+        case batchSize = "batch_size", steps, evalInterval = "eval_interval", checkpointInterval = "checkpoint_interval", logInterval = "log_interval"
+        case initFrom = "init_from", freeze, ema, patience, distributed
     }
 
     /// Impossible values, each naming its dotted key.
-    public func problems() -> [(key: String, problem: String)] {
-        var out: [(String, String)] = model.problems().map { ("model." + $0.key, $0.problem) }
-        if let problem = Self.nameProblem(name) { out.append(("name", problem)) }
-        if !(1...4096).contains(batchSize) { out.append(("batch_size", "must lie in 1...4096, got \(batchSize)")) }
-        if !(1...100_000_000).contains(steps) { out.append(("steps", "must lie in 1...100000000, got \(steps)")) }
-        if threads > 1024 { out.append(("threads", "must be at most 1024, got \(threads)")) }
-        if data.workers > 64 { out.append(("data.workers", "must be at most 64, got \(data.workers)")) }
-        if evalInterval < 0 { out.append(("eval_interval", "must be 0 or more, got \(evalInterval)")) }
-        if checkpointInterval < 1 { out.append(("checkpoint_interval", "must be at least 1, got \(checkpointInterval)")) }
-        if logInterval < 1 { out.append(("log_interval", "must be at least 1, got \(logInterval)")) }
-        if threads < 0 { out.append(("threads", "must be 0 (one per core) or more, got \(threads)")) }
-        if data.train.isEmpty { out.append(("data.train", "needs at least one shard, folder or glob")) }
-        if data.workers < 1 { out.append(("data.workers", "must be at least 1, got \(data.workers)")) }
-        if let limit = data.valLimit, limit < 1 { out.append(("data.val_limit", "must be at least 1 (or null for all), got \(limit)")) }
-        out += loss.problems(classes: model.numClasses).map { ("loss." + $0.0, $0.1) }
-        out += optimizer.problems().map { ("optimizer." + $0.0, $0.1) }
-        out += schedule.problems(steps: steps).map { ("schedule." + $0.0, $0.1) }
-        let a = augmentation
-        for (key, value, limit) in [("brightness", a.brightness, Float(1)), ("contrast", a.contrast, 1), ("saturation", a.saturation, 1), ("hue", a.hue, 0.5)]
-        where !(value >= 0 && value <= limit) {
-            out.append(("augmentation.\(key)", "must lie in [0, \(limit)], got \(value)"))
-        }
-        if !(a.scaleMax <= 8) { out.append(("augmentation.scale_max", "must be at most 8, got \(a.scaleMax)")) }
-        if a.copyPasteMaxPerImage > 100 { out.append(("augmentation.copy_paste_max_per_image", "must be at most 100")) }
-        if !(a.scaleMin > 0 && a.scaleMin <= a.scaleMax) { out.append(("augmentation.scale_min", "must be positive and at most scale_max")) }
-        if !(a.minVisibleFraction >= 0 && a.minVisibleFraction <= 1) { out.append(("augmentation.min_visible_fraction", "must lie in [0, 1]")) }
-        if a.copyPasteMaxPerImage < 0 { out.append(("augmentation.copy_paste_max_per_image", "must be 0 or more")) }
-        if let t = a.repeatFactorThreshold, !(t > 0 && t <= 1) { out.append(("augmentation.repeat_factor_threshold", "must lie in (0, 1] or be null")) }
-        if let p = patience, p < 1 { out.append(("patience", "must be at least 1 (or null to never stop early), got \(p)")) }
-        if let p = initFrom, p.isEmpty { out.append(("init_from", "must be a path or null")) }
-        out += ema.problems().map { ("ema." + $0.0, $0.1) }
-        if !(distributed.timeoutSeconds > 0) { out.append(("distributed.timeout_seconds", "must be positive, got \(distributed.timeoutSeconds)")) }
-        return out
+    public func problems() -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
+        found.nest(.model, model.problems())
+        if let problem = Self.nameProblem(name) { found.add(.name, problem) }
+        if !(1...4096).contains(batchSize) { found.add(.batchSize, "must lie in 1...4096, got \(batchSize)") }
+        if !(1...100_000_000).contains(steps) { found.add(.steps, "must lie in 1...100000000, got \(steps)") }
+        if threads > 1024 { found.add(.threads, "must be at most 1024, got \(threads)") }
+        if evalInterval < 0 { found.add(.evalInterval, "must be 0 or more, got \(evalInterval)") }
+        if checkpointInterval < 1 { found.add(.checkpointInterval, "must be at least 1, got \(checkpointInterval)") }
+        if logInterval < 1 { found.add(.logInterval, "must be at least 1, got \(logInterval)") }
+        if threads < 0 { found.add(.threads, "must be 0 (one per core) or more, got \(threads)") }
+        found.nest(.data, data.problems())
+        found.nest(.loss, loss.problems(classes: model.numClasses))
+        found.nest(.optimizer, optimizer.problems())
+        found.nest(.schedule, schedule.problems(steps: steps))
+        found.nest(.augmentation, augmentation.problems())
+        if let p = patience, p < 1 { found.add(.patience, "must be at least 1 (or null to never stop early), got \(p)") }
+        if let p = initFrom, p.isEmpty { found.add(.initFrom, "must be a path or null") }
+        found.nest(.ema, ema.problems())
+        found.nest(.distributed, distributed.problems())
+        return found.list
     }
 }
 
@@ -125,11 +90,12 @@ public struct EMAConfig: Codable, Equatable, Sendable {
         case warmupSteps = "warmup_steps"
     }
 
-    func problems() -> [(String, String)] {
-        var out: [(String, String)] = []
-        if !(decay > 0 && decay < 1) { out.append(("decay", "must lie in (0, 1), got \(decay)")) }
-        if warmupSteps < 1 { out.append(("warmup_steps", "must be at least 1, got \(warmupSteps)")) }
-        return out
+    /// Impossible values, each naming its key in the section.
+    func problems() -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
+        if !(decay > 0 && decay < 1) { found.add(.decay, "must lie in (0, 1), got \(decay)") }
+        if warmupSteps < 1 { found.add(.warmupSteps, "must be at least 1, got \(warmupSteps)") }
+        return found.list
     }
 }
 
@@ -154,19 +120,20 @@ public struct DataConfig: Codable, Equatable, Sendable {
     /// Threads preparing batches beside the training threads.
     public var workers = 1
     /// Validate on the first this many validation screens only; null for all.
-    public var valLimit: Int? = nil
+    @Nullable public var valLimit: Int? = nil
 
     public init() {}
 
     enum CodingKeys: String, CodingKey { case train, val, workers, valLimit = "val_limit" }
 
-    // Written out explicitly so that the resolved config shows `val_limit: null`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(train, forKey: .train)
-        try c.encode(val, forKey: .val)
-        try c.encode(workers, forKey: .workers)
-        try c.encode(valLimit, forKey: .valLimit)
+    /// Impossible values, each naming its key in the section.
+    func problems() -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
+        if workers > 64 { found.add(.workers, "must be at most 64, got \(workers)") }
+        if train.isEmpty { found.add(.train, "needs at least one shard, folder or glob") }
+        if workers < 1 { found.add(.workers, "must be at least 1, got \(workers)") }
+        if let limit = valLimit, limit < 1 { found.add(.valLimit, "must be at least 1 (or null for all), got \(limit)") }
+        return found.list
     }
 }
 
@@ -185,39 +152,28 @@ public struct OptimizerConfig: Codable, Equatable, Sendable {
     public var beta2: Float = 0.999
     public var epsilon: Float = 1e-8
     /// Clip the global gradient norm to this; null for no clipping.
-    public var clipGradNorm: Float? = 10
+    @Nullable public var clipGradNorm: Float? = 10
 
     public init() {}
 
+    // In the order a resolved config lists them: a synthesised encoder writes keys in the order of these cases.
     enum CodingKeys: String, CodingKey {
-        case name, momentum, nesterov, beta1, beta2, epsilon
-        case learningRate = "learning_rate", weightDecay = "weight_decay", clipGradNorm = "clip_grad_norm"
+        case name, learningRate = "learning_rate", momentum, nesterov, weightDecay = "weight_decay", beta1, beta2, epsilon
+        case clipGradNorm = "clip_grad_norm"
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(learningRate, forKey: .learningRate)
-        try c.encode(momentum, forKey: .momentum)
-        try c.encode(nesterov, forKey: .nesterov)
-        try c.encode(weightDecay, forKey: .weightDecay)
-        try c.encode(beta1, forKey: .beta1)
-        try c.encode(beta2, forKey: .beta2)
-        try c.encode(epsilon, forKey: .epsilon)
-        try c.encode(clipGradNorm, forKey: .clipGradNorm)
-    }
-
-    func problems() -> [(String, String)] {
-        var out: [(String, String)] = []
+    /// Impossible values, each naming its key in the section.
+    func problems() -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
         // Finite is the limit: a huge rate is a user's experiment, and a diverging run stops naming the step.
-        if !(learningRate > 0 && learningRate.isFinite) { out.append(("learning_rate", "must be positive and finite, got \(learningRate)")) }
-        if !(momentum >= 0 && momentum < 1) { out.append(("momentum", "must lie in [0, 1), got \(momentum)")) }
-        if !(weightDecay >= 0 && weightDecay <= 1) { out.append(("weight_decay", "must lie in [0, 1], got \(weightDecay)")) }
-        if !(beta1 >= 0 && beta1 < 1) { out.append(("beta1", "must lie in [0, 1)")) }
-        if !(beta2 >= 0 && beta2 < 1) { out.append(("beta2", "must lie in [0, 1)")) }
-        if !(epsilon > 0 && epsilon <= 1) { out.append(("epsilon", "must lie in (0, 1]")) }
-        if let c = clipGradNorm, !(c > 0 && c.isFinite) { out.append(("clip_grad_norm", "must be positive and finite, or null, got \(c)")) }
-        return out
+        if !(learningRate > 0 && learningRate.isFinite) { found.add(.learningRate, "must be positive and finite, got \(learningRate)") }
+        if !(momentum >= 0 && momentum < 1) { found.add(.momentum, "must lie in [0, 1), got \(momentum)") }
+        if !(weightDecay >= 0 && weightDecay <= 1) { found.add(.weightDecay, "must lie in [0, 1], got \(weightDecay)") }
+        if !(beta1 >= 0 && beta1 < 1) { found.add(.beta1, "must lie in [0, 1)") }
+        if !(beta2 >= 0 && beta2 < 1) { found.add(.beta2, "must lie in [0, 1)") }
+        if !(epsilon > 0 && epsilon <= 1) { found.add(.epsilon, "must lie in (0, 1]") }
+        if let c = clipGradNorm, !(c > 0 && c.isFinite) { found.add(.clipGradNorm, "must be positive and finite, or null, got \(c)") }
+        return found.list
     }
 }
 
@@ -243,15 +199,16 @@ public struct ScheduleConfig: Codable, Equatable, Sendable {
         case warmupSteps = "warmup_steps", warmupFactor = "warmup_factor", minLearningRate = "min_learning_rate"
     }
 
-    func problems(steps: Int) -> [(String, String)] {
-        var out: [(String, String)] = []
-        if warmupSteps < 0 { out.append(("warmup_steps", "must be 0 or more")) }
-        if name == .warmupCosine && warmupSteps >= steps { out.append(("warmup_steps", "\(warmupSteps) must be fewer than steps = \(steps)")) }
-        if !(warmupFactor > 0 && warmupFactor <= 1) { out.append(("warmup_factor", "must lie in (0, 1]")) }
-        if !(minLearningRate >= 0 && minLearningRate.isFinite) { out.append(("min_learning_rate", "must be 0 or more and finite")) }
-        if milestones.contains(where: { $0 < 1 }) || milestones.count > 1000 { out.append(("milestones", "steps must be positive (at most 1000 of them)")) }
-        if !(gamma > 0 && gamma <= 10) { out.append(("gamma", "must lie in (0, 10]")) }
-        return out
+    /// Impossible values for a run of `steps` steps, each naming its key in the section.
+    func problems(steps: Int) -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
+        if warmupSteps < 0 { found.add(.warmupSteps, "must be 0 or more") }
+        if name == .warmupCosine && warmupSteps >= steps { found.add(.warmupSteps, "\(warmupSteps) must be fewer than steps = \(steps)") }
+        if !(warmupFactor > 0 && warmupFactor <= 1) { found.add(.warmupFactor, "must lie in (0, 1]") }
+        if !(minLearningRate >= 0 && minLearningRate.isFinite) { found.add(.minLearningRate, "must be 0 or more and finite") }
+        if milestones.contains(where: { $0 < 1 }) || milestones.count > 1000 { found.add(.milestones, "steps must be positive (at most 1000 of them)") }
+        if !(gamma > 0 && gamma <= 10) { found.add(.gamma, "must lie in (0, 10]") }
+        return found.list
     }
 }
 
@@ -269,5 +226,12 @@ public struct DistributedConfig: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case syncBatchNorm = "sync_batch_norm", timeoutSeconds = "timeout_seconds"
+    }
+
+    /// Impossible values, each naming its key in the section.
+    func problems() -> [ConfigProblem] {
+        var found = ConfigProblems(CodingKeys.self)
+        if !(timeoutSeconds > 0) { found.add(.timeoutSeconds, "must be positive, got \(timeoutSeconds)") }
+        return found.list
     }
 }

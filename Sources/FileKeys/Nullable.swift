@@ -1,7 +1,8 @@
-import Foundation
-
-/// An optional that a file writes as JSON null when nil, where a synthesised encoder would leave the
-/// key out: metrics.json lists every key of evaluation.md, null included. A missing key still reads as nil.
+/// An optional that a file writes as null when nil, where a synthesised encoder would leave the key
+/// out: metrics.json lists every key of evaluation.md, and a resolved run config every key a config
+/// file may set (a key missing from the defaults could not be set). The one way this project writes
+/// nil as null: as `@Nullable` on a property, or `Nullable(value)` in an encoder that has to be
+/// written by hand for another reason. A missing key still reads as nil.
 @propertyWrapper
 public struct Nullable<Value: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
     /// The optional itself.
@@ -10,6 +11,11 @@ public struct Nullable<Value: Codable & Equatable & Sendable>: Codable, Equatabl
     /// Wraps `wrappedValue`.
     public init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
+    }
+
+    /// Wraps `value`, for encoders written by hand.
+    public init(_ value: Value?) {
+        wrappedValue = value
     }
 
     /// Reads null as nil.
@@ -27,7 +33,7 @@ public struct Nullable<Value: Codable & Equatable & Sendable>: Codable, Equatabl
 
 extension KeyedDecodingContainer {
     /// Chosen by synthesised decoders over the generic `decode`, so that an absent key is nil, not an error.
-    func decode<V>(_ type: Nullable<V>.Type, forKey key: Key) throws -> Nullable<V> {
+    public func decode<V>(_ type: Nullable<V>.Type, forKey key: Key) throws -> Nullable<V> {
         try decodeIfPresent(type, forKey: key) ?? Nullable(wrappedValue: nil)
     }
 }
