@@ -101,7 +101,7 @@ let package = Package(
         // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
         .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
         // Screen Recognition end to end: detector, deployment filter, OCR and the description heuristics.
-        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "IconRecognition", "Images", "Interchange", "OCR", "Reports", "ScreenDescription", "Shards"]),
+        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "IconRecognition", "IconVocabulary", "Images", "Interchange", "OCR", "Reports", "ScreenDescription", "Shards"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards", "ScreenDescription", "Images"]),
-        .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "Images"]),
+        .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "IconVocabulary", "Images"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis", "TestSupport"], resources: [.copy("Fixtures")]),

@@ -2,7 +2,8 @@
 # The main job on the built-in default: set up and build (release); check the engine;
 # synthesize the default data set if it is missing and split it by app; train the
 # quickstart detector (about 18 minutes on 2 cores; a second call resumes or reuses it);
-# evaluate its best checkpoint on the held-out test screens and say where the report is.
+# evaluate its best checkpoint on the held-out test screens; train the icon-interactivity model and
+# the icon classifier beside it; describe the test screens and score the descriptions.
 # Extra arguments go to `uidetect train` (e.g. --set steps=500).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,5 +29,24 @@ else
 fi
 
 "$uidetect" evaluate --data "$data/test" --checkpoint "$run" --out "$run/test-evaluation"
+
+# What describe needs beside the detector: the icon-interactivity model (seconds) and the icon
+# classifier (about 10 minutes; resumed if interrupted), so that `describe --checkpoint $run` names icons.
+if [ ! -e "$run/icon-interactivity.json" ]; then
+    "$uidetect" train-icons --data "$data/train" --val "$data/val" --checkpoint "$run"
+fi
+icons=Experiments/icon-classifier
+if [ ! -e "$icons/icon-classifier.safetensors" ]; then
+    if [ -e "$icons/config.yaml" ]; then
+        "$uidetect" train-icon-classifier --name icon-classifier --resume
+    else
+        "$uidetect" train-icon-classifier --config Configs/icon-classifier.yaml
+    fi
+fi
+cp "$icons/icon-classifier.safetensors" "$run/icon-classifier.safetensors"
+"$uidetect" describe --checkpoint "$run" --data "$data/test" --no-pages --out "$run/test-description"
+"$uidetect" evaluate-description --data "$data/test" --description "$run/test-description/description.json" --out "$run/test-description-evaluation"
 echo
 echo "The quickstart detector's report on the held-out test screens: $run/test-evaluation/report.html"
+echo "What a screen reader would say on them, scored: $run/test-description-evaluation/report.html"
+echo "Describe your own screenshots: .build/release/uidetect describe --checkpoint $run SHOT.png --out described"

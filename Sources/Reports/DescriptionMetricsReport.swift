@@ -1,15 +1,23 @@
 import Foundation
+import IconVocabulary
+import Images
 import ScreenDescription
 
 /// Description metrics beside the paper's, as an HTML page and as a table for a terminal.
 public struct DescriptionMetricsReport {
+    /// Icon crops the page shows at most.
+    static let iconsShown = 120
+
     public var metrics: DescriptionMetricsFile
     public var title: String
+    /// Matched icons as the page shows them: the crop, its true type and what the description said.
+    public var icons: [(crop: RGBImage, truth: IconType?, said: IconType?)]
 
-    /// The report of `metrics`.
-    public init(_ metrics: DescriptionMetricsFile, title: String) {
+    /// The report of `metrics`, with a strip of icon crops when given.
+    public init(_ metrics: DescriptionMetricsFile, title: String, icons: [(crop: RGBImage, truth: IconType?, said: IconType?)] = []) {
         self.metrics = metrics
         self.title = title
+        self.icons = icons
     }
 
     /// One row per figure: what it is, ours, the paper's, and what it is computed over.
@@ -30,6 +38,9 @@ public struct DescriptionMetricsReport {
             ("icon button precision", percent(m.iconButtonPrecision.value), percent(m.iconButtonPrecision.paper), "\(c.iconTruePositives + c.iconFalsePositives) predicted buttons"),
             ("icon button recall", percent(m.iconButtonRecall.value), percent(m.iconButtonRecall.paper), "\(c.iconTruePositives + c.iconFalseNegatives) true buttons"),
             ("text character error rate", percent(m.textCharacterErrorRate.value), percent(m.textCharacterErrorRate.paper), "\(c.textTrueLength) characters"),
+            ("icon type accuracy", percent(m.iconTypeAccuracy.value), "-", "\(c.iconTypesTrue) matched icons with a true type"),
+            ("icon type coverage", percent(m.iconTypeCoverage.value), "-", "\(c.iconTypesOfVocabulary) matched icons of the 52 types"),
+            ("icon label precision", percent(m.iconLabelPrecision.value), "-", "\(c.iconTypesGiven) icon types given"),
         ]
     }
 
@@ -53,7 +64,23 @@ public struct DescriptionMetricsReport {
         for r in rows {
             h += "<tr><td>\(HTML.escape(r.name))</td><td>\(r.ours)</td><td>\(r.paper)</td><td>\(HTML.escape(r.over))</td></tr>"
         }
-        h += "</table></body></html>\n"
+        h += "</table>"
+        if !icons.isEmpty {
+            // What was said first where it was wrong: the errors are what a reader of this page looks for.
+            let wrong = icons.filter { $0.said != $0.truth && !($0.truth?.isOther == true && $0.said == nil) }
+            let shown = Array((wrong + icons.filter { i in !wrong.contains { $0.crop == i.crop } }).prefix(Self.iconsShown))
+            h += "<h2>Icons: what was said</h2><p>\(wrong.count) of \(icons.count) matched icons said wrong (shown first), then icons said right. "
+                + "Under each crop: its true type, then what a screen reader says for it.</p><div style=\"display:flex;flex-wrap:wrap;gap:6px\">"
+            for icon in shown {
+                let size = IconClassifierPage.thumbnailSize(icon.crop)
+                let png = (try? ImageCodec.encodePNG(icon.crop.resized(to: size)).base64EncodedString()) ?? ""
+                let right = icon.said == icon.truth || (icon.truth?.isOther == true && icon.said == nil)
+                h += "<figure style=\"margin:0;text-align:center;font-size:11px;width:80px\"><img alt=\"icon\" src=\"data:image/png;base64,\(png)\"><figcaption>"
+                    + "\(HTML.escape(icon.truth?.name ?? "?"))<br><b style=\"color:\(right ? "#2a9d4a" : "#d03030")\">\(HTML.escape(icon.said?.label ?? "(no label)"))</b></figcaption></figure>"
+            }
+            h += "</div>"
+        }
+        h += "</body></html>\n"
         return h
     }
 

@@ -1,5 +1,6 @@
 import Boxes
 import FileKeys
+import IconVocabulary
 
 /// One screen's description metrics (screen-description.md, "Metrics"). A figure whose ground
 /// truth dataset the screen lacks is nil (JSON null), and so is a selection figure for a screen
@@ -29,6 +30,15 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
     /// Edit distance of matched texts' labels to their true strings, and the true strings' lengths.
     public var textEditDistance: Int
     public var textTrueLength: Int
+    /// Icon types on matched icons whose truth has one (icon-recognition.md): those icons, those
+    /// said right (their type, or none for `other`), those of the 52 types, those of them given a
+    /// type, and the types given with how many were right (a type given to an `other` icon is wrong).
+    public var iconTypesTrue = 0
+    public var iconTypesRight = 0
+    public var iconTypesOfVocabulary = 0
+    public var iconTypesCovered = 0
+    public var iconTypesGiven = 0
+    public var iconTypesGivenRight = 0
 
     /// A screen's figures; those its ground truth cannot give default to nil.
     public init(imageID: String, boxes: Int, topLevelElements: Int, matchedBoxes: Int, predictedGroups: Int,
@@ -66,6 +76,8 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
         case tabButtonsCorrect = "tab_buttons_correct", segmentsCorrect = "segments_correct"
         case iconTruePositives = "icon_true_positives", iconFalsePositives = "icon_false_positives", iconFalseNegatives = "icon_false_negatives"
         case textEditDistance = "text_edit_distance", textTrueLength = "text_true_length"
+        case iconTypesTrue = "icon_types_true", iconTypesRight = "icon_types_right", iconTypesOfVocabulary = "icon_types_of_vocabulary"
+        case iconTypesCovered = "icon_types_covered", iconTypesGiven = "icon_types_given", iconTypesGivenRight = "icon_types_given_right"
     }
 }
 
@@ -139,6 +151,19 @@ public enum DescriptionMetrics {
                 }
             }
         }
+        for icon in matchedIcons(leaves, truth) {
+            guard let t = icon.truth else { continue }
+            m.iconTypesTrue += 1
+            if icon.said == t || (t.isOther && icon.said == nil) { m.iconTypesRight += 1 }
+            if !t.isOther {
+                m.iconTypesOfVocabulary += 1
+                if icon.said != nil { m.iconTypesCovered += 1 }
+            }
+            if let said = icon.said {
+                m.iconTypesGiven += 1
+                if said == t { m.iconTypesGivenRight += 1 }
+            }
+        }
         if let texts = truth.texts {
             for l in leaves where l.leaf.kind == .text {
                 guard let j = l.truth else { continue }
@@ -148,6 +173,19 @@ public enum DescriptionMetrics {
             }
         }
         return m
+    }
+
+    /// The description's icons matched to a true box: the true box (stored pixels), its true type
+    /// (nil where the truth has none) and the type the description gives (nil for none).
+    public static func matchedIcons(_ description: DescribedScreen, _ truth: ScreenTruth) -> [(box: Box, truth: IconType?, said: IconType?)] {
+        matchedIcons(match(description, truth), truth)
+    }
+
+    static func matchedIcons(_ leaves: [MatchedLeaf], _ truth: ScreenTruth) -> [(box: Box, truth: IconType?, said: IconType?)] {
+        leaves.compactMap { l in
+            guard l.leaf.kind == .icon, let j = l.truth else { return nil }
+            return (truth.boxes[j], truth.iconTypes?[j] ?? nil, l.leaf.iconType)
+        }
     }
 
     /// One described box: the top-level element it belongs to and the true box it matched.

@@ -34,6 +34,12 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         public var iconFalseNegatives = 0
         public var textEditDistance = 0
         public var textTrueLength = 0
+        public var iconTypesTrue = 0
+        public var iconTypesRight = 0
+        public var iconTypesOfVocabulary = 0
+        public var iconTypesCovered = 0
+        public var iconTypesGiven = 0
+        public var iconTypesGivenRight = 0
 
         enum CodingKeys: String, CodingKey {
             case boxes, topLevelElements = "top_level_elements", screensWithGrouping = "screens_with_grouping", predictedGroups = "predicted_groups"
@@ -41,6 +47,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             case orderErrors = "order_errors", screensWithTabButtons = "screens_with_tab_buttons", screensWithSegments = "screens_with_segments"
             case iconTruePositives = "icon_true_positives", iconFalsePositives = "icon_false_positives", iconFalseNegatives = "icon_false_negatives"
             case textEditDistance = "text_edit_distance", textTrueLength = "text_true_length"
+            case iconTypesTrue = "icon_types_true", iconTypesRight = "icon_types_right", iconTypesOfVocabulary = "icon_types_of_vocabulary"
+            case iconTypesCovered = "icon_types_covered", iconTypesGiven = "icon_types_given", iconTypesGivenRight = "icon_types_given_right"
         }
     }
 
@@ -69,6 +77,12 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
     public var iconButtonRecall: Figure
     /// Sum of edit distances over the sum of true lengths (the paper has none).
     public var textCharacterErrorRate: Figure
+    /// On matched icons whose truth has a type (icon-recognition.md): the share said right (their
+    /// type; none for `other`), the share of the 52 types' icons given a type (coverage), and the
+    /// share of types given that are right (label precision).
+    public var iconTypeAccuracy: Figure
+    public var iconTypeCoverage: Figure
+    public var iconLabelPrecision: Figure
     public var counts: Counts
     public var perScreen: [ScreenDescriptionMetrics]
 
@@ -99,6 +113,12 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             c.iconFalseNegatives += s.iconFalseNegatives
             c.textEditDistance += s.textEditDistance
             c.textTrueLength += s.textTrueLength
+            c.iconTypesTrue += s.iconTypesTrue
+            c.iconTypesRight += s.iconTypesRight
+            c.iconTypesOfVocabulary += s.iconTypesOfVocabulary
+            c.iconTypesCovered += s.iconTypesCovered
+            c.iconTypesGiven += s.iconTypesGiven
+            c.iconTypesGivenRight += s.iconTypesGivenRight
         }
         func ratio(_ a: Int, _ b: Int) -> Double? { b > 0 ? Double(a) / Double(b) : nil }
         self.screens = screens.count
@@ -113,6 +133,9 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         iconButtonPrecision = Figure(value: ratio(c.iconTruePositives, c.iconTruePositives + c.iconFalsePositives), paper: Paper.iconButtonPrecision)
         iconButtonRecall = Figure(value: ratio(c.iconTruePositives, c.iconTruePositives + c.iconFalseNegatives), paper: Paper.iconButtonRecall)
         textCharacterErrorRate = Figure(value: ratio(c.textEditDistance, c.textTrueLength), paper: nil)
+        iconTypeAccuracy = Figure(value: ratio(c.iconTypesRight, c.iconTypesTrue), paper: nil)
+        iconTypeCoverage = Figure(value: ratio(c.iconTypesCovered, c.iconTypesOfVocabulary), paper: nil)
+        iconLabelPrecision = Figure(value: ratio(c.iconTypesGivenRight, c.iconTypesGiven), paper: nil)
         counts = c
         perScreen = screens
     }
@@ -138,7 +161,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
          ("order_within_tenth_share", orderWithinTenthShare), ("order_mean_errors", orderMeanErrors),
          ("tab_button_selection", tabButtonSelection), ("segment_selection", segmentSelection),
          ("icon_button_precision", iconButtonPrecision), ("icon_button_recall", iconButtonRecall),
-         ("text_character_error_rate", textCharacterErrorRate)]
+         ("text_character_error_rate", textCharacterErrorRate), ("icon_type_accuracy", iconTypeAccuracy),
+         ("icon_type_coverage", iconTypeCoverage), ("icon_label_precision", iconLabelPrecision)]
     }
 
     /// Reads a description metrics file.
@@ -156,6 +180,7 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         case elementReduction = "element_reduction", orderPerfectShare = "order_perfect_share", orderWithinTenthShare = "order_within_tenth_share"
         case orderMeanErrors = "order_mean_errors", tabButtonSelection = "tab_button_selection", segmentSelection = "segment_selection"
         case iconButtonPrecision = "icon_button_precision", iconButtonRecall = "icon_button_recall"
-        case textCharacterErrorRate = "text_character_error_rate", counts, perScreen = "per_screen"
+        case textCharacterErrorRate = "text_character_error_rate", iconTypeAccuracy = "icon_type_accuracy", iconTypeCoverage = "icon_type_coverage"
+        case iconLabelPrecision = "icon_label_precision", counts, perScreen = "per_screen"
     }
 }

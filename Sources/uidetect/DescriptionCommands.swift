@@ -77,19 +77,8 @@ struct EvaluateDescription: ParsableCommand {
             let set = try ShardSet(data)
             let folder = try OutputFolder(out, command: "evaluate-description", inputs: set.readers.map(\.url.path) + [description])
             defer { folder.discard() }
-            let truths = try TruthScreens.read(set)
-            let described = try DescriptionFile.read(from: URL(fileURLWithPath: description))
-            // A described screen the truth lacks, or one whose size disagrees, is the description file's fault: name it.
-            let metrics: DescriptionMetricsFile
-            do {
-                let pairs = try DescriptionMetrics.pair(descriptions: described, truths: truths)
-                metrics = DescriptionMetricsFile(try pairs.map { try DescriptionMetrics.evaluate($0.description, against: $0.truth) })
-            } catch let error as ScreenTruthError where error.file == nil {
-                throw error.located(in: description)
-            }
-            let report = DescriptionMetricsReport(metrics, title: "Description of \(description) against \(data.joined(separator: " "))")
-            try metrics.write(to: folder.file(DescriptionMetricsFile.fileName))
-            try report.write(to: folder.file("report.html"))
+            let report = try DescriptionEvaluation.run(description: description, truth: set, title: "Description of \(description) against \(data.joined(separator: " "))",
+                                                       into: folder.staging)
             try folder.commit()
             print(report.text())
             print("wrote \(folder.final.appendingPathComponent(DescriptionMetricsFile.fileName).path) and report.html")

@@ -73,7 +73,7 @@ final class CommandLineTests: XCTestCase {
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
             return String(word)
         }
-        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "check", "model", "train", "evaluate", "predict", "describe", "train-icons", "evaluate-description", "export", "export-data", "thresholds", "compare", "selfcheck", "bench"])
+        XCTAssertEqual(listed, ["synth", "show", "import", "stats", "split", "check", "model", "train", "evaluate", "predict", "describe", "train-icons", "train-icon-classifier", "classify-icons", "evaluate-icons", "evaluate-description", "export", "export-data", "thresholds", "compare", "selfcheck", "bench"])
     }
 
     func testSelfCheckPasses() throws {

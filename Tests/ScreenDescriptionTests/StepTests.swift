@@ -1,4 +1,5 @@
 import Boxes
+import IconVocabulary
 import Images
 @testable import ScreenDescription
 import XCTest
@@ -66,17 +67,21 @@ final class ContentTests: XCTestCase {
         XCTAssertEqual(s.lineCounts, [0: 2, 3: 0])
     }
 
-    func testRecognisersNameIconsAndPictures() {
-        struct Back: IconRecognizer {
-            func iconType(in image: RGBImage, frame: Box) -> IconType? { frame.xMin < 50 ? IconType(name: "Back", index: 3) : nil }
-        }
+    func testNamedIconsSayTheirTypesLabelAndPicturesTheirCaption() {
         struct Caption: PictureDescriber {
             func describePicture(in image: RGBImage, frame: Box) -> String? { "a  cat" }
         }
-        var s = state([detection("icon", box(10, 50, 30, 70)), detection("icon", box(300, 50, 320, 70)), detection("picture", box(20, 200, 200, 300))])
-        ContentAssignment(config: .init(), iconRecognizer: Back(), pictureDescriber: Caption()).apply(&s, lines: [], image: blank(400, 800))
+        let back = IconVocabulary.type(named: "back")!, menu = IconVocabulary.type(named: "menu")!
+        var named = detection("icon", box(10, 50, 30, 70))
+        (named.iconType, named.iconGuess) = (back, back)
+        // Below the classifier's threshold: unnamed, but its best guess still feeds the interactivity model.
+        var unnamed = detection("icon", box(300, 50, 320, 70))
+        unnamed.iconGuess = menu
+        var s = state([named, unnamed, detection("picture", box(20, 200, 200, 300))])
+        ContentAssignment(config: .init(), pictureDescriber: Caption()).apply(&s, lines: [], image: blank(400, 800))
         XCTAssertEqual(s.elements.map(\.label), ["Back", "", "a cat"])
-        XCTAssertEqual(s.iconTypes[0], IconType(name: "Back", index: 3))
+        XCTAssertEqual(s.elements.map(\.iconType), [back, nil, nil])
+        XCTAssertEqual(s.iconGuesses, [0: back, 1: menu])
     }
 
     func testLargeSingleLineTextsAndTheCentredTopBarTitleAreHeadings() {

@@ -1,0 +1,45 @@
+import Boxes
+import Foundation
+import IconRecognition
+import IconVocabulary
+import Images
+import Reports
+import ScreenDescription
+import Shards
+
+/// A description.json scored against truth shards and written as `uidetect evaluate-description`
+/// writes it: metrics.json and report.html, the report with a strip of the matched icons (cut from
+/// the shards' stored pixels) and what was said for each.
+public enum DescriptionEvaluation {
+    /// Scores the description file at `path` against `set`'s truth and writes the files into `folder` (a staging folder).
+    public static func run(description path: String, truth set: ShardSet, title: String, into folder: URL) throws -> DescriptionMetricsReport {
+        let truths = try TruthScreens.read(set)
+        let described = try DescriptionFile.read(from: URL(fileURLWithPath: path))
+        // A described screen the truth lacks, or one whose size disagrees, is the description file's fault: name it.
+        let pairs: [(description: DescribedScreen, truth: ScreenTruth)]
+        let metrics: DescriptionMetricsFile
+        do {
+            pairs = try DescriptionMetrics.pair(descriptions: described, truths: truths)
+            metrics = DescriptionMetricsFile(try pairs.map { try DescriptionMetrics.evaluate($0.description, against: $0.truth) })
+        } catch let error as ScreenTruthError where error.file == nil {
+            throw error.located(in: path)
+        }
+        let report = DescriptionMetricsReport(metrics, title: title, icons: try icons(pairs, set))
+        try metrics.write(to: folder.appendingPathComponent(DescriptionMetricsFile.fileName))
+        try report.write(to: folder.appendingPathComponent("report.html"))
+        return report
+    }
+
+    /// The matched icons whose truth has a type, cut from the stored screens, at most a few hundred.
+    static func icons(_ pairs: [(description: DescribedScreen, truth: ScreenTruth)], _ set: ShardSet) throws -> [(crop: RGBImage, truth: IconType?, said: IconType?)] {
+        var index: [String: Int] = [:]
+        for i in 0..<set.count { let (k, local) = set.locate(i); index[set.readers[k].imageIDs[local]] = i }
+        var out: [(crop: RGBImage, truth: IconType?, said: IconType?)] = []
+        for (description, truth) in pairs where out.count < 400 {
+            let matched = DescriptionMetrics.matchedIcons(description, truth).filter { $0.truth != nil }
+            guard !matched.isEmpty, let i = index[truth.imageID], let image = try set.record(at: i).image else { continue }
+            out += matched.map { (IconInput.crop(image, box: $0.box), $0.truth, $0.said) }
+        }
+        return out
+    }
+}
