@@ -107,7 +107,7 @@ let package = Package(
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
         .target(name: "TensorBoard", dependencies: ["Protobuf", "Images"]),
         // The engine self-check and the speed measurements behind `uidetect bench`.
-        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection", "Training", "Images", "Export"]),
+        .target(name: "Diagnostics", dependencies: ["Engine", "Layers", "Optimizers", "CBLAS", "Shards", "Synthesis", "Evaluation", "Detection", "Training", "Images", "Export", "IconRecognition"]),
         // The command-line tool: glue only.
         .executableTarget(
             name: "uidetect",
@@ -120,11 +120,11 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Checkpoints", "Detection", "Engine", "Images", "Shards", "Training", "TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uidetect", "Boxes", "Checkpoints", "Detection", "Engine", "IconRecognition", "IconVocabulary", "Images", "Shards", "Training", "TestSupport"]),
         .testTarget(name: "BoxesTests", dependencies: ["Boxes"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "TestSupport"]),
         .testTarget(name: "GlyphsTests", dependencies: ["Boxes", "Glyphs", "IconVocabulary", "Images"]),
-        .testTarget(name: "IconRecognitionTests", dependencies: ["IconRecognition", "Glyphs", "IconVocabulary", "Images", "Engine", "TestSupport"]),
+        .testTarget(name: "IconRecognitionTests", dependencies: ["IconRecognition", "Boxes", "Checkpoints", "Glyphs", "IconVocabulary", "Images", "Engine", "TestSupport"]),
         .testTarget(name: "ConfigFilesTests", dependencies: ["ConfigFiles", "Yams"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),

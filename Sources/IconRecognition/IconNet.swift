@@ -5,17 +5,19 @@ import Layers
 /// The icon classifier's network: MobileNetV1's depthwise-separable blocks at a small scale. A
 /// 3x3 stem on the one-channel ink map, three stages that halve the resolution and double the
 /// width (each a strided block and a plain one), global average pooling, and a 1x1 convolution to
-/// one logit per type (`classes`, `other` included). At the default 32 x 32 input and width 24,
-/// about 3.3 million multiply-adds per icon.
+/// one logit per type (`classes`, `other` included). At the default 32 x 32 input and width 32,
+/// about 5.4 million multiply-adds per icon.
 public final class IconNet: Module {
     /// The network's shape, as a classifier file records it.
     public struct Config: Codable, Equatable, Sendable {
+        /// The defaults of a new network and of the training config's `model` section.
+        public static let defaultInputSide = 32, defaultWidth = 32
         /// The ink map's side in pixels (a multiple of 8: three stages halve it).
-        public var inputSide = 32
+        public var inputSide: Int
         /// Channels of the stem; each stage doubles them.
-        public var width = 24
+        public var width: Int
         public var classes: Int
-        public init(inputSide: Int = 32, width: Int = 24, classes: Int) {
+        public init(inputSide: Int = defaultInputSide, width: Int = defaultWidth, classes: Int) {
             (self.inputSide, self.width, self.classes) = (inputSide, width, classes)
         }
 

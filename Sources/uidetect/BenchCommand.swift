@@ -8,7 +8,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure speed on this machine.",
-        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self, BenchTrain.self, BenchPredict.self, BenchONNX.self])
+        subcommands: [BenchEngine.self, BenchData.self, BenchEvaluate.self, BenchTrain.self, BenchPredict.self, BenchONNX.self, BenchIcons.self])
 }
 
 struct BenchEngine: ParsableCommand {
@@ -56,6 +56,7 @@ struct BenchEngine: ParsableCommand {
 enum BenchTables {
     static func render(_ r: EngineBenchmarkReport) -> String {
         var lines: [String] = []
+        lines.append("machine: \(Machine.current(threads: r.threads).description), \(r.threads) thread\(r.threads == 1 ? "" : "s")")
         lines.append("bench network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) thread\(r.threads == 1 ? "" : "s"), median of \(r.repeats) runs")
         lines.append(String(format: "reference: cblas_sgemm %@, median %.1f GFLOP/s over row blocks on the engine's workers, one timed beside each conv (ratios use that one)", r.sgemmShape, r.sgemmGFLOPS))
         lines.append(String(format: "           the same on OpenBLAS's own threads: %.1f GFLOP/s", r.openBLASThreadedGFLOPS))
@@ -125,6 +126,7 @@ struct BenchData: ParsableCommand {
             if json {
                 try printJSON(report)
             } else {
+                print("machine: \(Machine.current().description)")
                 print(String(format: "input pipeline, %d worker(s), batches of %d, %d screens of %@, median of %d runs",
                              report.workers, report.batchSize, report.screens, report.size, report.runs))
                 print(String(format: "  all augmentations:  %.0f screens/s", report.augmentedScreensPerSecond))
@@ -154,6 +156,7 @@ struct BenchEvaluate: ParsableCommand {
                 try printJSON(r)
                 return
             }
+            print("machine: \(Machine.current().description)")
             print("\(r.images) screens, \(r.groundTruthBoxes) boxes, \(r.detections) detections; median of \(r.runs) runs")
             print("core (read the detections file, evaluate):")
             print(String(format: "  ours (parse + AP50, AP-center, AP50-95, AP by size; 13 classes): %.3f s (parse %.3f s)", r.oursSeconds, r.parseSeconds))
@@ -202,6 +205,7 @@ struct BenchTrain: ParsableCommand {
                 try printJSON(r)
                 return
             }
+            print("machine: \(Machine.current().cpuModel)")
             print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs) runs of \(steps) steps")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  step alone (as bench.py times it):  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
@@ -241,10 +245,41 @@ struct BenchPredict: ParsableCommand {
                 try printJSON(results)
                 return
             }
+            print("machine: \(Machine.current().description)")
             print("single-screen latency, median of \(repeats) (a 390x844 screenshot: letterbox, forward, post-processing, deployment filter)")
             print("network      threads   total ms   forward ms")
             for r in results {
                 print(r.network.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: " %7d %10.1f %12.1f", r.threads, r.totalMilliseconds, r.forwardMilliseconds))
+            }
+        }
+    }
+}
+
+struct BenchIcons: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "icons",
+        abstract: "Time to name one screen's icons: crops of synthetic icon boxes classified in one batch, with 1 and 2 threads.",
+        discussion: "The network has the default training config's shape and random weights (the time does not depend on them).")
+
+    @Option(help: "Icons per screen.") var icons: Int = 40
+    @Option(help: "Timed batches per case; the median is reported.") var repeats: Int = 11
+    @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard icons >= 1 else { throw ValidationError("--icons must be at least 1, got \(icons)") }
+        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1, got \(repeats)") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let progress = ProgressLine(enabled: !json)
+            let r = try IconBenchmark(network: IconModelConfig().network, icons: icons, repeats: repeats).run { progress.update("measuring \($0)") }
+            progress.finish()
+            if json { return try printJSON(r) }
+            print("\(r.machine.description); icon classifier \(r.network.inputSide)x\(r.network.inputSide), width \(r.network.width); median of \(r.repeats)")
+            print("threads   icons   batch ms   per icon ms")
+            for r in r.results {
+                print(String(format: "%7d %7d %10.2f %13.3f", r.threads, r.icons, r.batchMilliseconds, r.perIconMilliseconds))
             }
         }
     }
@@ -271,6 +306,7 @@ struct BenchONNX: ParsableCommand {
             bench.profile = profile
             let r = try bench.run()
             if json { return try printJSON(r) }
+            print("machine: \(Machine.current().cpuModel)")
             print("\(r.network) network, one image, \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs)")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))

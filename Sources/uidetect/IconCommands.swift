@@ -32,7 +32,10 @@ struct TrainIconClassifier: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let given = try config.map { try IconConfigLoader.load(URL(fileURLWithPath: $0), overrides: overrides) }
+            // --resume --set without --config lays the overrides over the run's own config.yaml.
+            let source = config.map { URL(fileURLWithPath: $0) }
+                ?? (overrides.isEmpty ? nil : RunFolder(URL(fileURLWithPath: runs).appendingPathComponent(name ?? "")).configFile)
+            let given = try source.map { try IconConfigLoader.load($0, overrides: overrides) }
             let folder = URL(fileURLWithPath: runs).appendingPathComponent(name ?? given?.name ?? "icon-classifier")
             let progress = ProgressLine()
             let logger = Logger.run(RunFolder(folder), echo: { line in

@@ -67,7 +67,7 @@ public final class IconClassifierTrainer {
         let held = Self.validationNames(catalog, families: trainedFamilies, share: config.data.validationGlyphs, seed: config.seed)
         training = IconSamples(catalog: catalog, seed: config.seed, options: config.samples) { trainedFamilies.contains($0.family) && !held.contains($0.names[0]) }
         var g = SeededGenerator(seed: config.seed)
-        network = IconNet(config: .init(inputSide: config.model.inputSide, width: config.model.width, classes: IconVocabulary.types.count), generator: &g)
+        network = IconNet(config: config.model.network, generator: &g)
         optimizer = TrainingSetup.optimizer(config.optimizer, parameters: network.namedParameters())
         schedule = TrainingSetup.schedule(config.schedule, learningRate: config.optimizer.learningRate, steps: config.steps)
         let side = config.model.inputSide

@@ -2,6 +2,7 @@ import ConfigFiles
 import Foundation
 import Glyphs
 import IconRecognition
+import IconVocabulary
 
 /// Everything an icon-classifier run needs (`uidetect train-icon-classifier --config FILE`), with
 /// the run conventions of a detector's run config: YAML laid over these defaults, every default
@@ -103,10 +104,13 @@ public struct IconDataConfig: Codable, Equatable, Sendable {
 
 /// The classifier's network (`IconNet`).
 public struct IconModelConfig: Codable, Equatable, Sendable {
-    public var inputSide = 32
-    public var width = 24
+    public var inputSide = IconNet.Config.defaultInputSide
+    public var width = IconNet.Config.defaultWidth
 
     public init() {}
+
+    /// The network of this shape that names every type of the vocabulary.
+    public var network: IconNet.Config { IconNet.Config(inputSide: inputSide, width: width, classes: IconVocabulary.types.count) }
 
     enum CodingKeys: String, CodingKey { case inputSide = "input_side", width }
 
