@@ -19,7 +19,7 @@ if [ ! -d "$tests/heldout-crops" ]; then
 fi
 
 # The classifier of this record (Configs/icon-classifier.yaml with 8,000 steps) and one without bootstrap-icons.
-for run in "icon-classifier-8000 --set steps=8000" \
+for run in "icon-classifier-8000 --set steps=8000 --set data.validation_samples=2000" \
            "no-bootstrap --set steps=8000 --set data.families=[material,font-awesome,fork-awesome] --set data.held_out_families=[bootstrap]"; do
     set -- $run
     name=$1; shift
@@ -42,3 +42,37 @@ done
 
 # Time per screen's icons (40), 1 and 2 threads; three runs.
 for i in 1 2 3; do "$uidetect" bench icons --json > "$out/bench-icons-$i.json"; done
+
+# Icon types through describe, on the held-out synthetic screens of Experiments/screen-description (seed 2026,
+# 200 screens at 540x1170) with the quickstart detector and its thresholds, without and with the classifier;
+# the interactivity model trained with and without the icon type (seeds 2027/2028, truth types).
+data=data/description
+detector=Experiments/quickstart
+classifier=$out/icon-classifier-8000/icon-classifier.safetensors
+[ -d "$data/test" ] || "$uidetect" synth --count 200 --seed 2026 --size 540x1170 --out "$data/test"
+[ -d "$data/icons-train" ] || "$uidetect" synth --count 300 --seed 2027 --size 540x1170 --out "$data/icons-train"
+[ -d "$data/icons-val" ] || "$uidetect" synth --count 100 --seed 2028 --size 540x1170 --out "$data/icons-val"
+"$uidetect" train-icons --data "$data/icons-train" --val "$data/icons-val" --out "$out/interactivity-with-type.json" | tee "$out/train-icons-with-type.txt"
+"$uidetect" train-icons --data "$data/icons-train" --val "$data/icons-val" --out "$out/interactivity-without-type.json" --no-icon-type \
+    | tee "$out/train-icons-without-type.txt"
+for variant in "without-classifier --no-icon-classifier --icon-model $out/interactivity-without-type.json" \
+               "with-classifier --icon-classifier $classifier --icon-model $out/interactivity-with-type.json"; do
+    set -- $variant
+    name=$1; shift
+    "$uidetect" describe --checkpoint "$detector" --thresholds "$detector/test-evaluation/thresholds.json" --data "$data/test" \
+        --no-pages "$@" --out "data/icons-describe-$name" | tee "$out/describe-$name.txt"
+    "$uidetect" evaluate-description --data "$data/test" --description "data/icons-describe-$name/description.json" \
+        --out "$out/description-metrics-$name" | tee "$out/description-metrics-$name.txt"
+done
+
+# The two real screenshots of Experiments/screen-description/examples, now with icon names.
+real=../shared/data/real-ui-screens/valid/images
+mkdir -p data/icons-real
+cp "$real"/11281_jpg.rf.159f6c451092be2db42ffc7aefd454a1.jpg data/icons-real/real-checkboxes.jpg
+cp "$real"/1212_jpg.rf.7db4bbe6b06b294e6b91e71d84bf8ea8.jpg data/icons-real/real-1212.jpg
+for variant in "before --no-icon-classifier" "after --icon-classifier $classifier"; do
+    set -- $variant
+    name=$1; shift
+    "$uidetect" describe --checkpoint "$detector" --thresholds "$detector/test-evaluation/thresholds.json" "$@" \
+        data/icons-real/real-checkboxes.jpg data/icons-real/real-1212.jpg --out "$out/examples-real-$name"
+done

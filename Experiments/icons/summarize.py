@@ -31,6 +31,7 @@ def pooled(results):
     right = sum(j['labels_right'] for j in results)
     covered = sum(j['coverage'] * j['vocabulary_crops'] for j in results)
     return {'crops': crops, 'vocabulary_crops': vocab, 'top1_accuracy': correct / vocab,
+            'labels_given': given, 'labels_right': right,
             'label_precision': right / given if given else 0, 'coverage': covered / vocab,
             'per_type': merge_types(results), 'confusions': merge_confusions(results)}
 
@@ -51,7 +52,7 @@ def merge_confusions(results):
         for c in j['confusions']:
             key = (c['truth'], c['named'])
             out[key] = out.get(key, 0) + c['times']
-    return sorted(out.items(), key=lambda kv: -kv[1])
+    return [{'truth': a, 'named': b, 'times': n} for (a, b), n in sorted(out.items(), key=lambda kv: -kv[1])]
 
 
 def main(runs):
@@ -78,7 +79,7 @@ def main(runs):
             rt = f"{100 * r['correct'] / r['crops']:.0f}%" if r['crops'] else '-'
             print(f"| {t} | {v['crops']} | {100 * v['correct'] / v['crops']:.0f}% | {r['crops']} | {rt} |" if v['crops'] else f"| {t} | 0 | - | {r['crops']} | {rt} |")
         print("\nMost frequent confusions (truth as named), families pooled and real icons: "
-              + ", ".join(f"{a} as {b} {n}x" for (a, b), n in everything['confusions'][:15]))
+              + ", ".join(f"{c['truth']} as {c['named']} {c['times']}x" for c in everything['confusions'][:15]))
 
 
 if __name__ == '__main__':

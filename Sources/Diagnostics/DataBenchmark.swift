@@ -6,6 +6,8 @@ import Synthesis
 
 /// What `uidetect bench data` measures: screens per second the input pipeline delivers.
 public struct DataBenchmarkReport: Codable {
+    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    public var machine = Machine.current()
     public var workers: Int
     public var batchSize: Int
     public var screens: Int
@@ -17,6 +19,7 @@ public struct DataBenchmarkReport: Codable {
     public var runs: Int
 
     enum CodingKeys: String, CodingKey {
+        case machine
         case workers, screens, size, runs
         case batchSize = "batch_size"
         case augmentedScreensPerSecond = "screens_per_second"

@@ -5,6 +5,8 @@ import Layers
 
 /// What `uidetect bench engine` measures, all in one run so that ratios cancel machine noise.
 public struct EngineBenchmarkReport: Codable {
+    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    public var machine = Machine.current()
     public struct Conv: Codable {
         public var name, kind, shape: String
         public var forwardMilliseconds, forwardBackwardMilliseconds: Double
@@ -58,6 +60,7 @@ public struct EngineBenchmarkReport: Codable {
     public var convMinRatio: Double
 
     enum CodingKeys: String, CodingKey {
+        case machine
         case threads, repeats, batch, width, height
         case openBLASThreadedGFLOPS = "openblas_threaded_sgemm_gflops"
         case sgemmShape = "sgemm_shape", sgemmGFLOPS = "sgemm_gflops"

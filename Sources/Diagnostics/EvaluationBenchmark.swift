@@ -9,6 +9,8 @@ import Shards
 /// What `uidetect bench evaluate` measures: the evaluator against pycocotools on the same data, as a
 /// core (read the detections, evaluate, in one process) and as a whole command (process start to exit).
 public struct EvaluationBenchmarkReport: Codable {
+    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    public var machine = Machine.current()
     public var images: Int
     public var groundTruthBoxes: Int
     public var detections: Int
@@ -34,6 +36,7 @@ public struct EvaluationBenchmarkReport: Codable {
     public var runs: Int
 
     enum CodingKeys: String, CodingKey {
+        case machine
         case images, detections, runs, speedup
         case groundTruthBoxes = "ground_truth_boxes", oursSeconds = "ours_seconds", parseSeconds = "parse_seconds"
         case pycocotoolsSeconds = "pycocotools_seconds", pycocotoolsEvaluateSeconds = "pycocotools_evaluate_seconds"

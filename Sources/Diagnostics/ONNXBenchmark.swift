@@ -6,6 +6,8 @@ import Foundation
 /// Our forward pass against onnxruntime running our ONNX export of the same network,
 /// one image, the same thread count, in one run (onnxruntime from Python, if installed).
 public struct ONNXLatencyReport: Codable {
+    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    public var machine = Machine.current()
     public var network: String
     public var threads: Int
     /// OpenBLAS's kernel set during the run (`BLASKernels.current`).
@@ -32,6 +34,7 @@ public struct ONNXLatencyReport: Codable {
     }
 
     enum CodingKeys: String, CodingKey {
+        case machine
         case network, threads, ratio, runs
         case blasKernels = "blas_kernels"
         case oursMilliseconds = "ours_ms", onnxruntimeMilliseconds = "onnxruntime_ms", maxOutputDifference = "max_output_difference"

@@ -10,6 +10,8 @@ import Training
 /// Single-screen latency of a network (load excluded): one screenshot letterboxed,
 /// detected and filtered, as `uidetect predict` does for each file.
 public struct LatencyMeasurement: Codable {
+    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    public var machine = Machine.current()
     public var network: String
     public var threads: Int
     /// Median milliseconds of the whole prediction, and of the forward pass alone.
@@ -17,6 +19,7 @@ public struct LatencyMeasurement: Codable {
     public var forwardMilliseconds: Double
 
     enum CodingKeys: String, CodingKey {
+        case machine
         case network, threads
         case totalMilliseconds = "total_ms", forwardMilliseconds = "forward_ms"
     }
@@ -53,7 +56,7 @@ public struct PredictionBenchmark {
                     (medianSeconds(repeats: repeats) { _ = detector.detect(screens: [screen]) { filter.apply($0, classNames: names) } },
                      medianSeconds(repeats: repeats) { _ = detector.outputs(images: input) })
                 }
-                out.append(LatencyMeasurement(network: name, threads: t, totalMilliseconds: 1000 * total, forwardMilliseconds: 1000 * forward))
+                out.append(LatencyMeasurement(machine: .current(threads: t), network: name, threads: t, totalMilliseconds: 1000 * total, forwardMilliseconds: 1000 * forward))
             }
         }
         return out

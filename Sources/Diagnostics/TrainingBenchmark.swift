@@ -10,6 +10,8 @@ import Synthesis
 /// What `uidetect bench train` measures: training steps of a network on synthetic screens, alone
 /// (comparable to PyTorch's bench.py) and as the whole loop with the input pipeline, with the time of each part.
 public struct TrainingBenchmarkReport: Codable {
+    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    public var machine = Machine.current()
     public var config: String
     public var batchSize: Int
     public var threads: Int
@@ -43,6 +45,7 @@ public struct TrainingBenchmarkReport: Codable {
     public var ratioToTorchChannelsLast: Double?
 
     enum CodingKeys: String, CodingKey {
+        case machine
         case config, threads, parameters, runs
         case blasKernels = "blas_kernels", torchChannelsLastImagesPerSecond = "torch_channels_last_images_per_second"
         case torchImagesPerSecond = "torch_images_per_second", ratioToTorchChannelsLast = "ratio_to_torch_channels_last"

@@ -32,14 +32,37 @@ public final class IconClassifier: @unchecked Sendable {
     public let threshold: Float
     /// The training step the weights come from, where the file says.
     public let step: Int?
+    /// What `other`'s probability is multiplied by before the types are ranked: training's prior of
+    /// a type over `other`'s (`balancedOtherWeight`), so that the share of `other` crops in training
+    /// does not make every unfamiliar design `other` (post-hoc logit adjustment, Menon et al., ICLR
+    /// 2021). Whether a type is *said* stays the threshold's decision. 1 leaves the network's output.
+    public let otherWeight: Float
     // The network's layers hold scratch state while they run: one classification at a time.
     private let lock = NSLock()
 
-    public init(network: IconNet, threshold: Float, step: Int? = nil) {
+    public init(network: IconNet, threshold: Float, otherWeight: Float = 1, step: Int? = nil) {
         precondition(network.config.classes == IconVocabulary.types.count, "the network must name every type of the vocabulary")
+        precondition(otherWeight > 0 && otherWeight <= 1, "otherWeight must lie in (0, 1]")
         self.network = network
         self.threshold = threshold
+        self.otherWeight = otherWeight
         self.step = step
+    }
+
+    /// The weight that divides training's class prior out of `other`: a type's share of the crops
+    /// over `other`'s, when `otherShare` of them are `other` and the rest spread over `types` types.
+    public static func balancedOtherWeight(otherShare: Double, types: Int) -> Float {
+        guard otherShare > 0, otherShare < 1, types > 0 else { return 1 }
+        return Float(min(1, (1 - otherShare) / Double(types) / otherShare))
+    }
+
+    /// `p` with `other`'s probability weighted by `otherWeight`, normalised again.
+    public static func balanced(_ p: [Float], otherWeight: Float) -> [Float] {
+        guard otherWeight != 1 else { return p }
+        var q = p
+        q[IconVocabulary.other.index] *= otherWeight
+        let sum = q.reduce(0, +)
+        return sum > 0 ? q.map { $0 / sum } : p
     }
 
     /// Classifies icon crops (cut with `IconInput.crop`) in one batch.
@@ -50,7 +73,9 @@ public final class IconClassifier: @unchecked Sendable {
             network.logits(IconInput.tensor(crops, side: network.config.inputSide), mode: .inference).softmaxProbabilities()
         }
         let k = network.config.classes
-        return (0..<crops.count).map { i in Self.prediction(Array(probabilities[i * k..<(i + 1) * k]), threshold: threshold) }
+        return (0..<crops.count).map { i in
+            Self.prediction(Self.balanced(Array(probabilities[i * k..<(i + 1) * k]), otherWeight: otherWeight), threshold: threshold)
+        }
     }
 
     /// The prediction of one row of probabilities at `threshold`.
@@ -75,6 +100,7 @@ public final class IconClassifier: @unchecked Sendable {
             "vocabulary": String(decoding: try e.encode(IconVocabulary.types.map(\.name)), as: UTF8.self),
             "config": String(decoding: try e.encode(network.config), as: UTF8.self),
             "threshold": "\(threshold)",
+            "other_weight": "\(otherWeight)",
             "input": "ink map: distance from the crop's border median, scaled to the strongest ink, letterboxed into input_side x input_side",
         ]) { _, ours in ours }
         if let step { metadata["step"] = String(step) }
@@ -98,6 +124,11 @@ public final class IconClassifier: @unchecked Sendable {
             throw fail("metadata 'config' is missing or impossible")
         }
         guard let threshold = metadata["threshold"].flatMap({ Float($0) }), (0...1).contains(threshold) else { throw fail("metadata 'threshold' is missing or outside [0, 1]") }
+        // Files written before the weight existed rank the network's own probabilities.
+        let otherWeight = try metadata["other_weight"].map { text -> Float in
+            guard let w = Float(text), w > 0, w <= 1 else { throw fail("metadata 'other_weight' must be a number in (0, 1], got '\(text)'") }
+            return w
+        } ?? 1
         var g = SeededGenerator(seed: 0)
         let network = IconNet(config: config, generator: &g)
         var values: [String: (shape: [Int], values: [Float])] = [:]
@@ -106,6 +137,6 @@ public final class IconClassifier: @unchecked Sendable {
             values[t.name] = (t.shape, t.values)
         }
         do { try network.load(values) } catch { throw fail("the weights do not fit the network of its config: \(error)") }
-        self.init(network: network, threshold: threshold, step: metadata["step"].flatMap { Int($0) })
+        self.init(network: network, threshold: threshold, otherWeight: otherWeight, step: metadata["step"].flatMap { Int($0) })
     }
 }

@@ -41,6 +41,7 @@ public struct DescriptionMetricsReport {
             ("icon type accuracy", percent(m.iconTypeAccuracy.value), "-", "\(c.iconTypesTrue) matched icons with a true type"),
             ("icon type coverage", percent(m.iconTypeCoverage.value), "-", "\(c.iconTypesOfVocabulary) matched icons of the 52 types"),
             ("icon label precision", percent(m.iconLabelPrecision.value), "-", "\(c.iconTypesGiven) icon types given"),
+            ("icon buttons with a label", percent(m.iconButtonsLabelled.value), "-", "\(c.iconButtons) matched true icon buttons"),
         ]
     }
 

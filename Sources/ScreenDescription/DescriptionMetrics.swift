@@ -39,6 +39,10 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
     public var iconTypesCovered = 0
     public var iconTypesGiven = 0
     public var iconTypesGivenRight = 0
+    /// Matched icons that are true buttons (`interactive`), and those of them with something to say
+    /// (a label: their own text, or their type's): an unlabelled icon button is read as just "button".
+    public var iconButtons = 0
+    public var iconButtonsLabelled = 0
 
     /// A screen's figures; those its ground truth cannot give default to nil.
     public init(imageID: String, boxes: Int, topLevelElements: Int, matchedBoxes: Int, predictedGroups: Int,
@@ -78,6 +82,7 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
         case textEditDistance = "text_edit_distance", textTrueLength = "text_true_length"
         case iconTypesTrue = "icon_types_true", iconTypesRight = "icon_types_right", iconTypesOfVocabulary = "icon_types_of_vocabulary"
         case iconTypesCovered = "icon_types_covered", iconTypesGiven = "icon_types_given", iconTypesGivenRight = "icon_types_given_right"
+        case iconButtons = "icon_buttons", iconButtonsLabelled = "icon_buttons_labelled"
     }
 }
 
@@ -143,6 +148,10 @@ public enum DescriptionMetrics {
         if let interactive = truth.interactive {
             for l in leaves where l.leaf.kind == .icon {
                 guard let j = l.truth, let truthValue = interactive[j] else { continue }
+                if truthValue {
+                    m.iconButtons += 1
+                    if !l.leaf.label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { m.iconButtonsLabelled += 1 }
+                }
                 switch (l.leaf.interactive, truthValue) {
                 case (true, true): m.iconTruePositives += 1
                 case (true, false): m.iconFalsePositives += 1

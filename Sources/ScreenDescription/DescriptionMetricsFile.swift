@@ -40,6 +40,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         public var iconTypesCovered = 0
         public var iconTypesGiven = 0
         public var iconTypesGivenRight = 0
+        public var iconButtons = 0
+        public var iconButtonsLabelled = 0
 
         enum CodingKeys: String, CodingKey {
             case boxes, topLevelElements = "top_level_elements", screensWithGrouping = "screens_with_grouping", predictedGroups = "predicted_groups"
@@ -49,6 +51,7 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             case textEditDistance = "text_edit_distance", textTrueLength = "text_true_length"
             case iconTypesTrue = "icon_types_true", iconTypesRight = "icon_types_right", iconTypesOfVocabulary = "icon_types_of_vocabulary"
             case iconTypesCovered = "icon_types_covered", iconTypesGiven = "icon_types_given", iconTypesGivenRight = "icon_types_given_right"
+            case iconButtons = "icon_buttons", iconButtonsLabelled = "icon_buttons_labelled"
         }
     }
 
@@ -83,6 +86,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
     public var iconTypeAccuracy: Figure
     public var iconTypeCoverage: Figure
     public var iconLabelPrecision: Figure
+    /// The share of matched true icon buttons with a label to speak.
+    public var iconButtonsLabelled: Figure
     public var counts: Counts
     public var perScreen: [ScreenDescriptionMetrics]
 
@@ -119,6 +124,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             c.iconTypesCovered += s.iconTypesCovered
             c.iconTypesGiven += s.iconTypesGiven
             c.iconTypesGivenRight += s.iconTypesGivenRight
+            c.iconButtons += s.iconButtons
+            c.iconButtonsLabelled += s.iconButtonsLabelled
         }
         func ratio(_ a: Int, _ b: Int) -> Double? { b > 0 ? Double(a) / Double(b) : nil }
         self.screens = screens.count
@@ -136,6 +143,7 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         iconTypeAccuracy = Figure(value: ratio(c.iconTypesRight, c.iconTypesTrue), paper: nil)
         iconTypeCoverage = Figure(value: ratio(c.iconTypesCovered, c.iconTypesOfVocabulary), paper: nil)
         iconLabelPrecision = Figure(value: ratio(c.iconTypesGivenRight, c.iconTypesGiven), paper: nil)
+        iconButtonsLabelled = Figure(value: ratio(c.iconButtonsLabelled, c.iconButtons), paper: nil)
         counts = c
         perScreen = screens
     }
@@ -162,7 +170,7 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
          ("tab_button_selection", tabButtonSelection), ("segment_selection", segmentSelection),
          ("icon_button_precision", iconButtonPrecision), ("icon_button_recall", iconButtonRecall),
          ("text_character_error_rate", textCharacterErrorRate), ("icon_type_accuracy", iconTypeAccuracy),
-         ("icon_type_coverage", iconTypeCoverage), ("icon_label_precision", iconLabelPrecision)]
+         ("icon_type_coverage", iconTypeCoverage), ("icon_label_precision", iconLabelPrecision), ("icon_buttons_labelled", iconButtonsLabelled)]
     }
 
     /// Reads a description metrics file.
@@ -181,6 +189,6 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         case orderMeanErrors = "order_mean_errors", tabButtonSelection = "tab_button_selection", segmentSelection = "segment_selection"
         case iconButtonPrecision = "icon_button_precision", iconButtonRecall = "icon_button_recall"
         case textCharacterErrorRate = "text_character_error_rate", iconTypeAccuracy = "icon_type_accuracy", iconTypeCoverage = "icon_type_coverage"
-        case iconLabelPrecision = "icon_label_precision", counts, perScreen = "per_screen"
+        case iconLabelPrecision = "icon_label_precision", iconButtonsLabelled = "icon_buttons_labelled", counts, perScreen = "per_screen"
     }
 }

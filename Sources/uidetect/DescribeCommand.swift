@@ -30,6 +30,7 @@ struct Describe: ParsableCommand {
     @Option(name: .customLong("set"), help: "Override a description config key: key=value (repeatable).") var overrides: [String] = []
     @Option(help: "An icon-interactivity model (uidetect train-icons); default: icon-interactivity.json beside the checkpoint, if any.") var iconModel: String?
     @Option(help: "An icon classifier (uidetect train-icon-classifier); default: icon-classifier.safetensors beside the checkpoint, if any.") var iconClassifier: String?
+    @Flag(help: "Leave icons unnamed, also with a classifier beside the checkpoint (to measure what naming them changes).") var noIconClassifier = false
     @Flag(help: "Describe without OCR.") var noOCR = false
     @Option(help: "OCR reads screenshots at about this width: narrow ones enlarged by a whole factor, wide ones reduced; 0: at their own size.")
     var ocrWidth = 780
@@ -52,6 +53,7 @@ struct Describe: ParsableCommand {
             guard checkpoint != nil else { throw ValidationError("--checkpoint is needed (or --boxes-from-truth with --data)") }
         }
         guard out != nil else { throw ValidationError("--out is needed") }
+        guard !(noIconClassifier && iconClassifier != nil) else { throw ValidationError("--no-icon-classifier and --icon-classifier: give one of the two") }
         guard ocrWidth >= 0 else { throw ValidationError("--ocr-width must be 0 or more, got \(ocrWidth)") }
         guard inputs.isEmpty != data.isEmpty else { throw ValidationError("give screenshots or --data shards (one of the two)") }
         guard scoreThreshold >= 0 && scoreThreshold <= 1 else { throw ValidationError("--score-threshold must lie in [0, 1]") }
@@ -73,9 +75,9 @@ struct Describe: ParsableCommand {
             let picked = try DeploymentThresholds(file: thresholds, classNames: classNames)
             let iconURL = iconModel.map { URL(fileURLWithPath: $0) } ?? trained?.files.iconInteractivity
             let icons = try iconURL.map { try IconInteractivityModel(contentsOf: $0) }
-            let classifierURL = try iconClassifier.map { try ModelFiles.iconClassifier($0) } ?? trained?.files.iconClassifier
+            let classifierURL = noIconClassifier ? nil : try iconClassifier.map { try ModelFiles.iconClassifier($0) } ?? trained?.files.iconClassifier
             let classifier = try classifierURL.map { try IconClassifier(contentsOf: $0) }
-            if classifier == nil { print("note: no icon classifier (train one with uidetect train-icon-classifier, or give --icon-classifier): icons are not named, icon_type stays null") }
+            if classifier == nil && !noIconClassifier { print("note: no icon classifier (train one with uidetect train-icon-classifier, or give --icon-classifier): icons are not named, icon_type stays null") }
             let ocr = DescriptionRun.textRecognizer(enabled: !noOCR, width: ocrWidth)
             if !noOCR, let note = ocr.note { print("warning: \(note) describing without OCR (labels stay empty)") }
             let notes = [trained.map { "Detector \($0.files.detector.path) with \(picked.describe(fallback: scoreThreshold))." }

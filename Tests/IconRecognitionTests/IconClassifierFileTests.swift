@@ -11,7 +11,7 @@ import XCTest
 /// The classifier file (what it keeps, what it refuses) and crops read from files as `classify-icons` reads them.
 final class IconClassifierFileTests: XCTestCase {
     /// A tiny random classifier; `favouring` a type raises its logit so far that every crop is named it.
-    static func classifier(favouring name: String? = nil, threshold: Float = 0.5, seed: UInt64 = 1) -> IconClassifier {
+    static func classifier(favouring name: String? = nil, threshold: Float = 0.5, otherWeight: Float = 1, seed: UInt64 = 1) -> IconClassifier {
         var g = SeededGenerator(seed: seed)
         let network = IconNet(config: .init(inputSide: 16, width: 4, classes: IconVocabulary.types.count), generator: &g)
         if let name, let type = IconVocabulary.type(named: name) {
@@ -20,7 +20,7 @@ final class IconClassifierFileTests: XCTestCase {
             values[type.index] = 30
             bias.assign(values)
         }
-        return IconClassifier(network: network, threshold: threshold, step: 7)
+        return IconClassifier(network: network, threshold: threshold, otherWeight: otherWeight, step: 7)
     }
 
     /// A dark plus on a light ground, `side` pixels square.
@@ -39,11 +39,12 @@ final class IconClassifierFileTests: XCTestCase {
     func testTheFileKeepsWeightsThresholdAndStep() throws {
         let dir = try scratchFolder(prefix: "icon-file")
         let url = dir.appendingPathComponent(IconClassifier.fileName)
-        let original = Self.classifier(threshold: 0.37)
+        let original = Self.classifier(threshold: 0.37, otherWeight: 0.25)
         try original.write(to: url)
         let read = try IconClassifier(contentsOf: url)
         XCTAssertEqual(read.threshold, 0.37)
         XCTAssertEqual(read.step, 7)
+        XCTAssertEqual(read.otherWeight, 0.25)
         XCTAssertEqual(read.network.config, original.network.config)
         let crops = [Self.plus(side: 24), Self.plus(side: 40), RGBImage(size: Size(width: 20, height: 30), fill: RGB(0, 90, 200))]
         let before = original.classify(crops), after = read.classify(crops)
@@ -67,6 +68,24 @@ final class IconClassifierFileTests: XCTestCase {
         XCTAssertLessThan(unsure.score, 1)
         XCTAssertNil(unsure.type, "below the threshold: no type, no label")
         XCTAssertNil(unsure.label)
+    }
+
+    /// `other`'s probability weighted and the rest normalised again, by hand; the weight that divides
+    /// training's prior out is a type's share over `other`'s.
+    func testOtherIsWeightedBeforeTypesAreRanked() {
+        var p = [Float](repeating: 0, count: IconVocabulary.types.count)
+        let back = IconVocabulary.type(named: "back")!.index, other = IconVocabulary.other.index
+        (p[other], p[back]) = (0.6, 0.4)
+        let q = IconClassifier.balanced(p, otherWeight: 0.25)
+        XCTAssertEqual(q[other], 0.15 / 0.55, accuracy: 1e-6)
+        XCTAssertEqual(q[back], 0.4 / 0.55, accuracy: 1e-6)
+        XCTAssertEqual(IconClassifier.prediction(q, threshold: 0.5).type?.name, "back", "back outranks other once other's prior is divided out")
+        XCTAssertNil(IconClassifier.prediction(p, threshold: 0.5).type, "unweighted, other wins")
+        XCTAssertEqual(IconClassifier.balanced(p, otherWeight: 1), p)
+        XCTAssertEqual(IconClassifier.balancedOtherWeight(otherShare: 0.2, types: 52), 0.8 / 52 / 0.2, accuracy: 1e-7)
+        XCTAssertEqual(IconClassifier.balancedOtherWeight(otherShare: 0, types: 52), 1)
+        // A classifier that favours other names nothing however it is weighted, when other still wins.
+        XCTAssertNil(Self.classifier(favouring: "other", otherWeight: 0.1).classify([Self.plus(side: 24)])[0].type)
     }
 
     /// Files that are not this vocabulary's classifier are refused with the file named and what is wrong.
@@ -98,6 +117,16 @@ final class IconClassifierFileTests: XCTestCase {
         tensors[0].values[0] = .nan
         try Safetensors.write(tensors, metadata: metadata, to: poisoned)
         XCTAssertTrue(refusal(poisoned).contains("'\(tensors[0].name)' holds nan"), refusal(poisoned))
+
+        let weighted = dir.appendingPathComponent("weighted.safetensors")
+        (tensors, metadata) = try Safetensors.read(dir.appendingPathComponent("older.safetensors"))
+        metadata["vocabulary_version"] = String(IconVocabulary.version)
+        metadata["other_weight"] = "1.5"
+        try Safetensors.write(tensors, metadata: metadata, to: weighted)
+        XCTAssertTrue(refusal(weighted).contains("'other_weight' must be a number in (0, 1], got '1.5'"), refusal(weighted))
+        metadata["other_weight"] = nil
+        try Safetensors.write(tensors, metadata: metadata, to: weighted)
+        XCTAssertEqual(try IconClassifier(contentsOf: weighted).otherWeight, 1, "files from before the weight rank the network's own probabilities")
 
         let text = dir.appendingPathComponent("text.safetensors")
         try Data("hello".utf8).write(to: text)

@@ -91,9 +91,22 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(m.segmentsCorrect, true)
         // Icons with a known truth: 1 (false, said true), 5 (true, said true), 7 (true, said false).
         XCTAssertEqual([m.iconTruePositives, m.iconFalsePositives, m.iconFalseNegatives], [1, 1, 1])
+        XCTAssertEqual([m.iconButtons, m.iconButtonsLabelled], [2, 0], "icons 5 and 7 are true buttons, neither has a label")
         // "Alram" against "Alarm": 2 of 8 + 5 + 8 + 5 + 5 + 6 = 37 characters; whitespace collapsed and trimmed.
         XCTAssertEqual(m.textEditDistance, 2)
         XCTAssertEqual(m.textTrueLength, 37)
+    }
+
+    /// An icon button with a label (its type's, here) is one that says something; blank labels do not count.
+    func testIconButtonsWithALabel() throws {
+        var described = MetricsFixture.description
+        described.elements[3].children[0].label = "Home"
+        described.elements[4].children[0].label = "  "
+        let m = try DescriptionMetrics.evaluate(described, against: MetricsFixture.truth())
+        XCTAssertEqual([m.iconButtons, m.iconButtonsLabelled], [2, 1])
+        let file = DescriptionMetricsFile(screens: [m, m])
+        XCTAssertEqual(file.iconButtonsLabelled.value, 0.5)
+        XCTAssertEqual([file.counts.iconButtons, file.counts.iconButtonsLabelled], [4, 2])
     }
 
     func testHigherScoresMatchFirstAndBoxesWithoutAScoreLast() throws {

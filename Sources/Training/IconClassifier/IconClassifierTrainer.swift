@@ -33,6 +33,8 @@ public final class IconClassifierTrainer {
     let optimizer: Optimizer
     let schedule: LearningRateSchedule
     let training: IconSamples
+    /// `other`'s weight when types are ranked (`IconClassifier.otherWeight`), from the training crops' shares.
+    let otherWeight: Float
     let validation: IconValidationSet
     let heldOut: IconValidationSet?
     let store: CheckpointStore
@@ -66,6 +68,8 @@ public final class IconClassifierTrainer {
         let trainedFamilies = Set(config.data.families.compactMap(GlyphFamily.init(rawValue:)))
         let held = Self.validationNames(catalog, families: trainedFamilies, share: config.data.validationGlyphs, seed: config.seed)
         training = IconSamples(catalog: catalog, seed: config.seed, options: config.samples) { trainedFamilies.contains($0.family) && !held.contains($0.names[0]) }
+        otherWeight = config.balanceOther
+            ? IconClassifier.balancedOtherWeight(otherShare: config.samples.otherShare, types: training.typesWithGlyphs.filter { !$0.isOther }.count) : 1
         var g = SeededGenerator(seed: config.seed)
         network = IconNet(config: config.model.network, generator: &g)
         optimizer = TrainingSetup.optimizer(config.optimizer, parameters: network.namedParameters())
@@ -233,7 +237,9 @@ public final class IconClassifierTrainer {
                 let logits = network.logits(x, mode: .inference)
                 lossSum += Double(logits.softmaxCrossEntropy(labels: set.truths[offset..<(offset + n)].map { Int32($0.index) }).item) * Double(n)
                 let p = logits.softmaxProbabilities(), k = IconVocabulary.types.count
-                predictions += (0..<n).map { IconClassifier.prediction(Array(p[$0 * k..<($0 + 1) * k]), threshold: 1) }
+                predictions += (0..<n).map {
+                    IconClassifier.prediction(IconClassifier.balanced(Array(p[$0 * k..<($0 + 1) * k]), otherWeight: otherWeight), threshold: 1)
+                }
                 offset += n
             }
         }
@@ -247,7 +253,7 @@ public final class IconClassifierTrainer {
         var s = state
         s.optimizer = optimizer.state()
         try store.save(step: s.step, isBest: isBest) { stepFolder in
-            try IconClassifier(network: network, threshold: threshold ?? 0.5, step: s.step).write(to: stepFolder.appendingPathComponent(IconClassifier.fileName))
+            try IconClassifier(network: network, threshold: threshold ?? 0.5, otherWeight: otherWeight, step: s.step).write(to: stepFolder.appendingPathComponent(IconClassifier.fileName))
             try s.write(to: stepFolder.appendingPathComponent(CheckpointStore.stateFile))
         }
     }
@@ -264,7 +270,7 @@ public final class IconClassifierTrainer {
         let e = v.evaluation
         let extra: [String: String] = ["validation_top1": "\(e.top1Accuracy ?? 0)", "validation_label_precision": "\(e.labelPrecision ?? 0)",
                                        "validation_coverage": "\(e.coverage ?? 0)"]
-        try IconClassifier(network: network, threshold: threshold, step: state.bestStep ?? state.step).write(to: url, extra: extra)
+        try IconClassifier(network: network, threshold: threshold, otherWeight: otherWeight, step: state.bestStep ?? state.step).write(to: url, extra: extra)
         let heldText: String = held.map { ", held-out families top-1 \(percent($0.evaluation.top1Accuracy))" } ?? ""
         let thresholdText = String(format: "%.3f", threshold)
         logger.info("wrote \(url.path): step \(state.bestStep ?? state.step), threshold \(thresholdText) keeps label precision \(percent(e.labelPrecision)) (target \(percent(config.targetPrecision))) with coverage \(percent(e.coverage)); validation top-1 \(percent(e.top1Accuracy))\(heldText)")

@@ -36,13 +36,16 @@ public struct IconRunConfig: Codable, Equatable, Sendable {
     public var labelSmoothing: Float = 0.1
     /// The label precision the threshold keeps on the validation icons (the spec: 95%).
     public var targetPrecision = 0.95
+    /// Rank types with training's prior of `other` divided out (`IconClassifier.otherWeight`):
+    /// `other_share` then sets how often `other` is seen, not how readily it wins.
+    public var balanceOther = true
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case name, seed, threads, steps, data, model, samples, optimizer, schedule
         case batchSize = "batch_size", evalInterval = "eval_interval", checkpointInterval = "checkpoint_interval", logInterval = "log_interval"
-        case labelSmoothing = "label_smoothing", targetPrecision = "target_precision"
+        case labelSmoothing = "label_smoothing", targetPrecision = "target_precision", balanceOther = "balance_other"
     }
 
     /// Impossible values, each naming its dotted key.
