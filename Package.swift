@@ -116,7 +116,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ]),
 
-        .target(name: "TestSupport", dependencies: ["Engine"], path: "Tests/TestSupport"),
+        // Helpers every test target shares: temporary folders, running programs and the built uidetect, the gradient
+        // check, a reference convolution, the planted detector, synthetic shards, and the locators of shared data and Python packages.
+        .target(name: "TestSupport", dependencies: ["Boxes", "Engine", "Detection", "Shards", "Synthesis"], path: "Tests/TestSupport"),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),
@@ -131,9 +133,9 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards", "ScreenDescription", "Images"]),
-        .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "IconVocabulary", "Images"]),
-        .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards", "ScreenDescription", "Images", "TestSupport"]),
+        .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "IconVocabulary", "Images", "TestSupport"]),
+        .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes", "TestSupport"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DataChecksTests", dependencies: ["DataChecks", "Shards", "Images", "Boxes", "TestSupport"]),

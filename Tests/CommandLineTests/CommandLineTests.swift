@@ -1,71 +1,11 @@
 import Foundation
 import Shards
+import TestSupport
 import XCTest
 
-/// What a run of the built `uidetect` printed.
-struct CLIRun { let status: Int32; let stdout: String; let stderr: String }
-
-/// The built `uidetect`, next to the test bundle.
-func uidetectBinary() throws -> URL {
-    let candidates = [Bundle.main.bundleURL, Bundle(for: CommandLineTests.self).bundleURL.deletingLastPathComponent()]
-    guard let binary = candidates.map({ $0.appendingPathComponent("uidetect") })
-        .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        // `swift test` builds the tool with the test targets that depend on it: its absence is a broken build, not a reason to skip.
-        throw MissingBinary()
-    }
-    return binary
-}
-
-/// The end-to-end tests cannot run without the tool they test.
-struct MissingBinary: Error, CustomStringConvertible {
-    var description: String { "uidetect binary not found next to the test bundle: build it with `swift build --product uidetect`" }
-}
-
-/// Runs the built `uidetect` and reads what it prints; `environment` adds to (or replaces) this process's variables.
-func runUIDetect(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> CLIRun {
-    try runProgram(try uidetectBinary(), arguments, environment: environment, in: folder)
-}
-
-/// Runs a program (in `folder`, if given) and reads what it prints.
-func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> CLIRun {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes while the process runs, so a full pipe never blocks it.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let stderrBox = Box()
-    let reader = Thread { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-    let stderrData = stderrBox.data
-    return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                  stderr: String(decoding: stderrData, as: UTF8.self))
-}
-
-extension XCTestCase {
-    /// A fresh folder under the temporary directory, removed when the test ends.
-    func temporaryFolder(_ name: String) -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-\(name)-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        return dir
-    }
-}
-
 final class CommandLineTests: XCTestCase {
-    func uidetect(_ arguments: [String]) throws -> CLIRun { try runUIDetect(arguments) }
-
     func testHelpListsExactlyTheCommandsThatExist() throws {
-        let run = try uidetect(["--help"])
+        let run = try runUIDetect(["--help"])
         XCTAssertEqual(run.status, 0)
         // Entries start at column 3; wrapped descriptions are indented further.
         let section = (run.stdout.components(separatedBy: "SUBCOMMANDS:").last ?? "").components(separatedBy: "\n\n")[0]
@@ -77,13 +17,13 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testSelfCheckPasses() throws {
-        let run = try uidetect(["selfcheck", "--threads", "2"])
+        let run = try runUIDetect(["selfcheck", "--threads", "2"])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertTrue(run.stdout.contains("12 passed, 0 failed"), run.stdout)
     }
 
     func testBenchEngineJSONHasTheTrackedKeys() throws {
-        let run = try uidetect(["bench", "engine", "--json", "--repeats", "1", "--batch", "1", "--sgemm-size", "256"])
+        let run = try runUIDetect(["bench", "engine", "--json", "--repeats", "1", "--batch", "1", "--sgemm-size", "256"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         XCTAssertGreaterThan(object?["sgemm_gflops"] as? Double ?? 0, 0)
@@ -92,12 +32,10 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testBenchTrainJSONHasTheStepAloneAndTheWholeLoop() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-bench-train-test-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try scratchFolder(prefix: "uidetect-bench-train")
         let config = folder.appendingPathComponent("tiny.yaml")
         try "model: {input_width: 64, input_height: 128, alpha: 0.25, fpn_depth: 8, head_layers: 1}\n".write(to: config, atomically: true, encoding: .utf8)
-        let run = try uidetect(["bench", "train", "--config", config.path, "--batch-size", "2", "--steps", "1", "--runs", "1", "--json"])
+        let run = try runUIDetect(["bench", "train", "--config", config.path, "--batch-size", "2", "--steps", "1", "--runs", "1", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let alone = object?["images_per_second"] as? Double ?? 0, loop = object?["loop_images_per_second"] as? Double ?? 0
@@ -120,7 +58,7 @@ final class CommandLineTests: XCTestCase {
             .appendingPathComponent("Fuzz/Findings/libhdf5")
         let crashes = try FileManager.default.contentsOfDirectory(atPath: findings.path).filter { $0.hasPrefix("crash-") }.sorted()
         XCTAssertGreaterThan(crashes.count, 0)
-        let folder = temporaryFolder("fuzz-findings")
+        let folder = try scratchFolder(prefix: "uidetect-fuzz-findings")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in crashes {
             let shard = folder.appendingPathComponent(name + ".h5")
@@ -141,10 +79,10 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testBadOptionsAreClearErrors() throws {
-        let run = try uidetect(["bench", "engine", "--repeats", "0"])
+        let run = try runUIDetect(["bench", "engine", "--repeats", "0"])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.stderr.contains("--repeats must be at least 1"), run.stderr)
-        let threads = try uidetect(["selfcheck", "--threads", "0"])
+        let threads = try runUIDetect(["selfcheck", "--threads", "0"])
         XCTAssertNotEqual(threads.status, 0)
         XCTAssertTrue(threads.stderr.contains("--threads must be at least 1"), threads.stderr)
     }
@@ -152,57 +90,53 @@ final class CommandLineTests: XCTestCase {
 
 /// The data commands end to end, as a newcomer would run them.
 final class DataCommandLineTests: XCTestCase {
-    func uidetect(_ arguments: [String]) throws -> CLIRun { try runUIDetect(arguments) }
-
     func testSynthShowStatsSplitAndImport() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-cli-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        let synth = try uidetect(["synth", "--count", "24", "--size", "128x256", "--seed", "3", "--out", dir.appendingPathComponent("syn").path, "--shard-size", "10"])
+        let dir = try scratchFolder(prefix: "uidetect-cli")
+        let synth = try runUIDetect(["synth", "--count", "24", "--size", "128x256", "--seed", "3", "--out", dir.appendingPathComponent("syn").path, "--shard-size", "10"])
         XCTAssertEqual(synth.status, 0, synth.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("syn").path).sorted(),
                        ["synth-00000.h5", "synth-00001.h5", "synth-00002.h5"])
-        let again = try uidetect(["synth", "--count", "2", "--out", dir.appendingPathComponent("syn").path])
+        let again = try runUIDetect(["synth", "--count", "2", "--out", dir.appendingPathComponent("syn").path])
         XCTAssertNotEqual(again.status, 0, "existing shards must not be overwritten")
 
-        let show = try uidetect(["show", dir.appendingPathComponent("syn/synth-00001.h5").path, "--index", "3", "--out", dir.appendingPathComponent("s.png").path])
+        let show = try runUIDetect(["show", dir.appendingPathComponent("syn/synth-00001.h5").path, "--index", "3", "--out", dir.appendingPathComponent("s.png").path])
         XCTAssertEqual(show.status, 0, show.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.png").path))
 
-        let stats = try uidetect(["stats", dir.appendingPathComponent("syn").path, "--json"])
+        let stats = try runUIDetect(["stats", dir.appendingPathComponent("syn").path, "--json"])
         XCTAssertEqual(stats.status, 0, stats.stderr)
         let object = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(object?["images"] as? Int, 24)
         XCTAssertGreaterThan(object?["boxes"] as? Int ?? 0, 100)
         XCTAssertEqual((object?["classes"] as? [String: Int])?.count, 13)
 
-        let split = try uidetect(["split", dir.appendingPathComponent("syn").path, "--out", dir.appendingPathComponent("parts").path, "--seed", "1"])
+        let split = try runUIDetect(["split", dir.appendingPathComponent("syn").path, "--out", dir.appendingPathComponent("parts").path, "--seed", "1"])
         XCTAssertEqual(split.status, 0, split.stderr)
         XCTAssertTrue(split.stdout.contains("largest gap"))
-        let train = try uidetect(["stats", dir.appendingPathComponent("parts/train").path, "--json"])
+        let train = try runUIDetect(["stats", dir.appendingPathComponent("parts/train").path, "--json"])
         let trainImages = (try JSONSerialization.jsonObject(with: Data(train.stdout.utf8)) as? [String: Any])?["images"] as? Int ?? 0
         XCTAssertGreaterThan(trainImages, 12)
 
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../ImportersTests/Fixtures").standardized
-        let coco = try uidetect(["import", "coco", fixtures.appendingPathComponent("coco/instances.json").path, "--images",
+        let coco = try runUIDetect(["import", "coco", fixtures.appendingPathComponent("coco/instances.json").path, "--images",
                                  fixtures.appendingPathComponent("coco/images").path, "--out", dir.appendingPathComponent("coco").path])
         XCTAssertEqual(coco.status, 0, coco.stderr)
         XCTAssertTrue(coco.stdout.contains("imported 2 screens"), coco.stdout)
         XCTAssertTrue(coco.stdout.contains("1 x degenerate box"), coco.stdout)
         let report = try String(contentsOf: dir.appendingPathComponent("coco/import-report.txt"), encoding: .utf8)
         XCTAssertTrue(report.contains("b.png: box outside the image, dropped"), report)
-        let voc = try uidetect(["import", "voc", fixtures.appendingPathComponent("voc").path, "--out", dir.appendingPathComponent("voc").path])
+        let voc = try runUIDetect(["import", "voc", fixtures.appendingPathComponent("voc").path, "--out", dir.appendingPathComponent("voc").path])
         XCTAssertEqual(voc.status, 0, voc.stderr)
     }
 
     func testStatsRefusesADamagedShardNamingIt() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-cli-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        _ = try uidetect(["synth", "--count", "3", "--size", "64x128", "--out", dir.path])
+        let dir = try scratchFolder(prefix: "uidetect-cli")
+        _ = try runUIDetect(["synth", "--count", "3", "--size", "64x128", "--out", dir.path])
         let shard = dir.appendingPathComponent("synth-00000.h5")
         var bytes = try Data(contentsOf: shard)
         bytes = bytes.prefix(bytes.count / 2)
         try bytes.write(to: shard)
-        let run = try uidetect(["stats", dir.path])
+        let run = try runUIDetect(["stats", dir.path])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.stderr.contains("synth-00000.h5"), run.stderr)
     }
@@ -210,8 +144,7 @@ final class DataCommandLineTests: XCTestCase {
 
 final class EvaluateCommandLineTests: XCTestCase {
     func testEvaluateWritesTheSpecFilesAndRefusesBadDetections() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-eval-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let dir = try scratchFolder(prefix: "uidetect-eval")
         XCTAssertEqual(try runUIDetect(["synth", "--count", "6", "--size", "64x128", "--out", dir.appendingPathComponent("gt").path]).status, 0)
         // Ground truth as detections: every class with boxes gets AP 1.
         let stats = try runUIDetect(["stats", dir.appendingPathComponent("gt").path, "--json"])

@@ -4,6 +4,7 @@ import Engine
 import Foundation
 import Images
 import Shards
+import TestSupport
 import Training
 import XCTest
 
@@ -28,14 +29,11 @@ final class TrainCommandTests: XCTestCase {
 
     /// 12 synthetic screens (128 x 256) split into `train` and `val` under `dir/data`.
     func syntheticData(in dir: URL) throws -> URL {
-        let data = dir.appendingPathComponent("data")
-        XCTAssertEqual(try runUIDetect(["synth", "--count", "12", "--size", "128x256", "--seed", "1", "--apps", "3", "--out", data.appendingPathComponent("all").path]).status, 0)
-        XCTAssertEqual(try runUIDetect(["split", data.appendingPathComponent("all").path, "--out", data.path, "--fractions", "0.7,0.3", "--names", "train,val"]).status, 0)
-        return data
+        try syntheticSplits(in: dir, count: 12, size: "128x256", seed: 1, fractions: "0.7,0.3")
     }
 
     func testCtrlCWritesLastAndResumeFinishesTheRun() throws {
-        let dir = temporaryFolder("train-cli")
+        let dir = try scratchFolder(prefix: "uidetect-train-cli")
         let data = try syntheticData(in: dir)
         let config = dir.appendingPathComponent("tiny.yaml")
         try """
@@ -79,7 +77,7 @@ final class TrainCommandTests: XCTestCase {
     }
 
     func testEvaluateACheckpointWritesDetectionsThatScoreTheSameWithoutTheModel() throws {
-        let dir = temporaryFolder("eval-cli")
+        let dir = try scratchFolder(prefix: "uidetect-eval-cli")
         let data = try syntheticData(in: dir)
         let checkpoint = try plantedCheckpoint(in: dir)
         let out = dir.appendingPathComponent("eval")
@@ -115,7 +113,7 @@ final class TrainCommandTests: XCTestCase {
     /// The planted detector's boxes are its anchors, so every box predict writes must be an anchor
     /// mapped back through the letterbox: divided by the scale and clipped to the screenshot.
     func testPredictMapsDetectionsBackToEachScreenshotsPixels() throws {
-        let dir = temporaryFolder("predict-cli")
+        let dir = try scratchFolder(prefix: "uidetect-predict-cli")
         let checkpoint = try plantedCheckpoint(in: dir)
         let shots = dir.appendingPathComponent("shots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -167,7 +165,7 @@ final class TrainCommandTests: XCTestCase {
     }
 
     func testExportWritesBothFormatsAndRefusesWhatIsNotACheckpoint() throws {
-        let dir = temporaryFolder("export-cli")
+        let dir = try scratchFolder(prefix: "uidetect-export-cli")
         let checkpoint = try plantedCheckpoint(in: dir)
         let thresholds = dir.appendingPathComponent("thresholds.json")
         try #"{"strategy": "max_f1", "classes": {"text": {"threshold": 0.5, "precision": 1, "recall": 1, "f1": 1}}}"#
@@ -192,41 +190,4 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("thresholds.json"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.onnx").path))
     }
-}
-
-/// The tiny network of the planted checkpoint (64 x 128 input, the 13 default classes).
-func plantedConfig() throws -> SSDConfig {
-    var c = SSDConfig()
-    c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 8; c.headLayers = 1
-    return c
-}
-
-/// A detector whose output does not depend on learning: class and box head outputs have zero
-/// weights, so every location scores sigmoid(6) for `text` on its first anchor (and sigmoid(-12)
-/// for everything else) and every box is its anchor. What predict and evaluate make of it is
-/// known exactly on any machine.
-func plantedCheckpoint(in dir: URL) throws -> URL {
-    var g = SeededGenerator(seed: 5)
-    let c = try plantedConfig()
-    let model = SSDModel(config: c, generator: &g)
-    let text = try XCTUnwrap(defaultClassNames.firstIndex(of: "text"))
-    model.classHead.final.weight.assign([Float](repeating: 0, count: model.classHead.final.weight.count))
-    model.classHead.final.bias!.assign((0..<(c.anchorsPerLocation * c.numClasses)).map { $0 == text ? 6 : -12 })
-    model.boxHead.final.weight.assign([Float](repeating: 0, count: model.boxHead.final.weight.count))
-    model.boxHead.final.bias!.assign([Float](repeating: 0, count: c.anchorsPerLocation * 4))
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let url = dir.appendingPathComponent("planted.safetensors")
-    try DetectorWeights.write(model, classNames: defaultClassNames, step: 0, to: url)
-    return url
-}
-
-/// Starts the built `uidetect` without waiting; its output goes to /dev/null.
-func startUIDetect(_ arguments: [String]) throws -> Process {
-    let process = Process()
-    process.executableURL = try uidetectBinary()
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
 }

@@ -1,19 +1,19 @@
 import Detection
 import Engine
 import Foundation
+import TestSupport
 import XCTest
 @testable import Training
 
 final class RunConfigTests: XCTestCase {
     func write(_ yaml: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).yaml")
+        let url = try scratchFolder(prefix: "uidetect-config").appendingPathComponent("run.yaml")
         try yaml.write(to: url, atomically: true, encoding: .utf8)
         return url
     }
 
     func refusal(_ yaml: String, overrides: [String] = []) throws -> ConfigError {
         let url = try write(yaml)
-        defer { try? FileManager.default.removeItem(at: url) }
         do {
             _ = try ConfigLoader.load(url, overrides: overrides)
         } catch let e as ConfigError {
