@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "TestSupport"]),
         .testTarget(name: "GlyphsTests", dependencies: ["Boxes", "Glyphs", "IconVocabulary", "Images"]),
         .testTarget(name: "IconRecognitionTests", dependencies: ["IconRecognition", "Glyphs", "IconVocabulary", "Images", "Engine", "TestSupport"]),
-        .testTarget(name: "ConfigFilesTests", dependencies: ["ConfigFiles", "Yams"]),
+        .testTarget(name: "ConfigFilesTests", dependencies: ["ConfigFiles", "FileKeys", "Yams", "TestSupport"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),
