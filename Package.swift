@@ -132,6 +132,7 @@ let package = Package(
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
         .testTarget(name: "IconVocabularyTests", dependencies: ["IconVocabulary"]),
+        .testTarget(name: "DistributedTests", dependencies: ["Distributed", "Engine"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),
