@@ -135,6 +135,7 @@ let package = Package(
         .testTarget(name: "DistributedTests", dependencies: ["Distributed", "Engine"]),
         .testTarget(name: "DetectorRunsTests", dependencies: ["DetectorRuns", "Detection", "Evaluation", "Images", "Interchange", "Shards", "Synthesis", "TestSupport"]),
         .testTarget(name: "ScreenRecognitionTests", dependencies: ["ScreenRecognition", "OCR", "ScreenDescription", "Detection", "IconRecognition", "IconVocabulary", "Images", "Interchange", "Shards", "Synthesis", "TestSupport"]),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Detection", "Engine", "Layers", "Shards", "Synthesis", "TestSupport"]),
         .testTarget(name: "CheckpointsTests", dependencies: ["Checkpoints", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Engine", "Detection", "Shards", "Synthesis", "Checkpoints", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Training", "Detection", "Checkpoints", "Engine", "Boxes", "Images", "Synthesis", "TestSupport"]),
