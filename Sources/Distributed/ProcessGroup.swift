@@ -49,7 +49,9 @@ public final class ProcessGroup: @unchecked Sendable {
         return ProcessGroup(rank: Int(rank), size: Int(size), timeout: timeout, comm: comm)
     }
 
-    private init(rank: Int, size: Int, timeout: Double, comm: MPI_Comm?) {
+    /// A group of `size` ranks over `comm`; with `size` 1 and no communicator, a group of this process
+    /// alone, whose collectives never call MPI (what the tests run).
+    init(rank: Int, size: Int, timeout: Double, comm: MPI_Comm?) {
         self.rank = rank
         self.size = size
         self.timeout = timeout
@@ -84,13 +86,7 @@ public final class ProcessGroup: @unchecked Sendable {
                 try wait(&request, what)
             }
         }
-        var mine = [Float](received[0..<chunk])
-        for r in 1..<size {
-            received.withUnsafeBufferPointer { recv in
-                let part = recv.baseAddress! + r * chunk
-                for i in 0..<chunk { mine[i] += part[i] }
-            }
-        }
+        let mine = Self.sumInRankOrder(received, chunk: chunk, ranks: size)
         try mine.withUnsafeBufferPointer { send in
             try padded.withUnsafeMutableBufferPointer { recv in
                 var request: MPI_Request? = uidetect_mpi_request_null()
@@ -99,6 +95,20 @@ public final class ProcessGroup: @unchecked Sendable {
             }
         }
         padded.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: count) }
+    }
+
+    /// This rank's chunk of the sum: `received` holds each rank's `chunk` floats one after the
+    /// other (rank r's at r * chunk), added in rank order, so that every run and every rank adds
+    /// the same numbers in the same order.
+    static func sumInRankOrder(_ received: [Float], chunk: Int, ranks: Int) -> [Float] {
+        var mine = [Float](received[0..<chunk])
+        received.withUnsafeBufferPointer { recv in
+            for r in 1..<max(1, ranks) {
+                let part = recv.baseAddress! + r * chunk
+                for i in 0..<chunk { mine[i] += part[i] }
+            }
+        }
+        return mine
     }
 
     /// Every rank's `values` (all of one length), in rank order.

@@ -4,19 +4,12 @@ import TestSupport
 import XCTest
 
 final class SafetensorsTests: XCTestCase {
-    func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("st-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        return dir
-    }
-
     let tensors = [NamedTensor(name: "backbone.stem.conv.weight", shape: [3, 3, 3, 2], values: (0..<54).map { Float($0) * 0.25 - 3 }),
                    NamedTensor(name: "head.bias", shape: [3], values: [-4.59512, 0, 1e-30]),
                    NamedTensor(name: "scalar", shape: [], values: [7])]
 
     func testRoundTripKeepsNamesShapesValuesAndMetadata() throws {
-        let url = try folder().appendingPathComponent("w.safetensors")
+        let url = try scratchFolder(prefix: "uidetect-safetensors").appendingPathComponent("w.safetensors")
         try Safetensors.write(tensors, metadata: ["layout": "NHWC, HWIO"], to: url)
         let (back, meta) = try Safetensors.read(url)
         XCTAssertEqual(back, tensors)
@@ -27,7 +20,7 @@ final class SafetensorsTests: XCTestCase {
     }
 
     func testPythonSafetensorsReadsOurFile() throws {
-        let url = try folder().appendingPathComponent("w.safetensors")
+        let url = try scratchFolder(prefix: "uidetect-safetensors").appendingPathComponent("w.safetensors")
         try Safetensors.write(tensors, metadata: ["layout": "NHWC, HWIO"], to: url)
         try requirePython(["safetensors", "numpy"])
         let script = """
@@ -38,9 +31,9 @@ final class SafetensorsTests: XCTestCase {
         with safe_open(sys.argv[1], "np") as f: meta = f.metadata()
         print(json.dumps({"meta": meta, "tensors": {k: {"shape": list(v.shape), "dtype": str(v.dtype), "values": [float(x) for x in v.reshape(-1)]} for k, v in t.items()}}))
         """
-        let (status, out) = try runCommand(["python3", "-c", script, url.path])
-        XCTAssertEqual(status, 0, out)
-        let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        let python = try runProgram(["python3", "-c", script, url.path])
+        XCTAssertEqual(python.status, 0, python.output)
+        let object = try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as! [String: Any]
         XCTAssertEqual(object["meta"] as? [String: String], ["layout": "NHWC, HWIO"])
         let read = object["tensors"] as! [String: [String: Any]]
         for t in tensors {
@@ -52,7 +45,7 @@ final class SafetensorsTests: XCTestCase {
     }
 
     func testDamagedFilesAreRefusedNamingTheField() throws {
-        let dir = try folder()
+        let dir = try scratchFolder(prefix: "uidetect-safetensors")
         let good = try Safetensors.encode(tensors)
         let cut = dir.appendingPathComponent("cut.safetensors")
         try good.prefix(good.count - 10).write(to: cut)
@@ -74,8 +67,7 @@ final class SafetensorsTests: XCTestCase {
 final class HostileSafetensorsTests: XCTestCase {
     /// A header whose shape multiplies past Int.max (2^62 rows of 8 floats) is refused, not trapped on.
     func testAShapeThatOverflowsIsRefused() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("overflow-\(UUID().uuidString).safetensors")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try scratchFolder(prefix: "uidetect-safetensors").appendingPathComponent("overflow.safetensors")
         var header = Array(#"{"w":{"dtype":"F32","shape":[4611686018427387904,8],"data_offsets":[0,16]}}"#.utf8)
         while header.count % 8 != 0 { header.append(0x20) }
         var data = withUnsafeBytes(of: UInt64(header.count).littleEndian) { Data($0) }

@@ -2,6 +2,7 @@ import Boxes
 import Foundation
 import Images
 import Shards
+import TestSupport
 import XCTest
 
 /// describe, train-icons and evaluate-description end to end on small synthetic truth shards.
@@ -17,7 +18,7 @@ final class DescriptionCommandTests: XCTestCase {
     /// True boxes in place of detections: the description covers every screen, and scoring it against
     /// its own truth gives every figure the data have (order, grouping, selection) a value.
     func testDescribeTruthBoxesThenEvaluateDescription() throws {
-        let dir = temporaryFolder("describe-truth")
+        let dir = try scratchFolder(prefix: "uidetect-describe-truth")
         let truth = try truthShards(dir, "truth", seed: 3, count: 12)
         let described = dir.appendingPathComponent("described")
         var run = try runUIDetect(["describe", "--data", truth.path, "--boxes-from-truth", "--no-ocr", "--out", described.path])
@@ -67,7 +68,7 @@ final class DescriptionCommandTests: XCTestCase {
     /// The icon model trains from truth shards, keeps the asked precision on validation, lands where
     /// describe finds it beside a detector, and is used there.
     func testTrainIconsBesideTheDetectorAndDescribeUsesIt() throws {
-        let dir = temporaryFolder("train-icons")
+        let dir = try scratchFolder(prefix: "uidetect-train-icons")
         let train = try truthShards(dir, "train", seed: 5, count: 16)
         let val = try truthShards(dir, "val", seed: 6, count: 10)
         let checkpoint = try plantedCheckpoint(in: dir.appendingPathComponent("detector"))

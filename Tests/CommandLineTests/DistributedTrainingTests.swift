@@ -25,11 +25,8 @@ final class DistributedTrainingTests: XCTestCase {
     }
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-mpi-\(UUID().uuidString)")
-        addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
-        data = folder.appendingPathComponent("data")
-        XCTAssertEqual(try runUIDetect(["synth", "--count", "16", "--size", "128x256", "--seed", "4", "--apps", "4", "--out", data.appendingPathComponent("all").path]).status, 0)
-        XCTAssertEqual(try runUIDetect(["split", data.appendingPathComponent("all").path, "--out", data.path, "--fractions", "0.75,0.25", "--names", "train,val"]).status, 0)
+        folder = try scratchFolder(prefix: "uidetect-mpi")
+        data = try syntheticSplits(in: folder, count: 16, size: "128x256", seed: 4, apps: 4, fractions: "0.75,0.25")
         try """
         name: tiny
         threads: 1
@@ -46,7 +43,7 @@ final class DistributedTrainingTests: XCTestCase {
         """.write(to: folder.appendingPathComponent("tiny.yaml"), atomically: true, encoding: .utf8)
     }
 
-    func train(_ runs: String, ranks: Int, _ extra: [String] = []) throws -> CLIRun {
+    func train(_ runs: String, ranks: Int, _ extra: [String] = []) throws -> ProgramRun {
         let arguments = ["train", "--config", folder.appendingPathComponent("tiny.yaml").path, "--runs", folder.appendingPathComponent(runs).path] + extra
         return ranks == 1 ? try runUIDetect(arguments) : try runProgram(try mpirun(), try mpiArguments(arguments, ranks: ranks))
     }

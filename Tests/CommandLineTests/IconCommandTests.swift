@@ -4,6 +4,7 @@ import Foundation
 import IconRecognition
 import IconVocabulary
 import Images
+import TestSupport
 import XCTest
 
 /// train-icon-classifier, classify-icons, evaluate-icons and describe's icon names, end to end with tiny models.
@@ -24,7 +25,7 @@ final class IconCommandTests: XCTestCase {
     /// A run of a few steps: the run folder has what `train` leaves, resume goes on where it stopped,
     /// and the classifier it writes answers classify-icons and evaluate-icons.
     func testTrainResumeClassifyAndEvaluate() throws {
-        let dir = temporaryFolder("icon-classifier")
+        let dir = try scratchFolder(prefix: "icon-classifier")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let config = dir.appendingPathComponent("tiny.yaml")
         try Data("""
@@ -102,7 +103,7 @@ final class IconCommandTests: XCTestCase {
 
     /// describe crops each icon from the screenshot and names it; without a classifier it says so once.
     func testDescribeNamesIconsWithTheClassifierAndSaysWhenThereIsNone() throws {
-        let dir = temporaryFolder("describe-icons")
+        let dir = try scratchFolder(prefix: "describe-icons")
         let truth = dir.appendingPathComponent("truth")
         var run = try runUIDetect(["synth", "--count", "3", "--seed", "11", "--size", "360x780", "--out", truth.path])
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Images
 import Boxes
 import XCTest
@@ -12,7 +13,7 @@ final class ImportReportTests: XCTestCase {
     }
 
     func testALabelFileNotInUTF8OrUTF16IsReportedAndItsScreenLeftOut() throws {
-        let dir = temporaryFolder("import-latin1")
+        let dir = try scratchFolder(prefix: "uidetect-import-latin1")
         let yolo = dir.appendingPathComponent("yolo")
         try image(yolo.appendingPathComponent("images/good.png"))
         try image(yolo.appendingPathComponent("images/accent.png"))
@@ -30,7 +31,7 @@ final class ImportReportTests: XCTestCase {
     }
 
     func testCOCOAnnotationsOfNoImageAreReportedAndCategoriesOfOneNameRefused() throws {
-        let dir = temporaryFolder("import-coco-faults")
+        let dir = try scratchFolder(prefix: "uidetect-import-coco-faults")
         try image(dir.appendingPathComponent("a.png"))
         let json = dir.appendingPathComponent("instances.json")
         func instances(categories: String) throws {

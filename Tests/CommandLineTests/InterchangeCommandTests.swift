@@ -9,12 +9,7 @@ import XCTest
 final class InterchangeCommandTests: XCTestCase {
     /// 10 synthetic screens (64 x 128) split by app into `train` and `val` under `dir/data`.
     func syntheticData(in dir: URL) throws -> URL {
-        let data = dir.appendingPathComponent("data")
-        var run = try runUIDetect(["synth", "--count", "10", "--size", "64x128", "--seed", "3", "--apps", "3", "--out", data.appendingPathComponent("all").path])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        run = try runUIDetect(["split", data.appendingPathComponent("all").path, "--out", data.path, "--fractions", "0.6,0.4", "--names", "train,val"])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        return data
+        try syntheticSplits(in: dir, count: 10, size: "64x128", seed: 3, fractions: "0.6,0.4")
     }
 
     func testExportedSplitsImportBackThroughDataYAML() throws {

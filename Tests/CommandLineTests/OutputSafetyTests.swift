@@ -1,5 +1,6 @@
 import Foundation
 import Shards
+import TestSupport
 import XCTest
 
 /// Issue 25's probes as tests: every output path that is also an input, a file where a folder
@@ -16,7 +17,7 @@ final class OutputSafetyTests: XCTestCase {
         return out
     }
 
-    func assertRefused(_ run: CLIRun, naming path: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertRefused(_ run: ProgramRun, naming path: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertNotEqual(run.status, 0, run.stdout, file: file, line: line)
         XCTAssertTrue(run.stderr.contains(path), "the error names \(path): \(run.stderr)", file: file, line: line)
     }
@@ -33,7 +34,7 @@ final class OutputSafetyTests: XCTestCase {
     }
 
     func testEvaluateNeverReplacesItsInputsAFileOrTheCurrentFolder() throws {
-        let dir = temporaryFolder("out-evaluate")
+        let dir = try scratchFolder(prefix: "uidetect-out-evaluate")
         let (data, _, ev) = try evaluated(dir)
         let dets = ev.appendingPathComponent("detections.json")
         let before = try snapshot(dir)
@@ -59,7 +60,7 @@ final class OutputSafetyTests: XCTestCase {
     }
 
     func testDescribeNeverTurnsAFileIntoAFolder() throws {
-        let dir = temporaryFolder("out-describe")
+        let dir = try scratchFolder(prefix: "uidetect-out-describe")
         let data = dir.appendingPathComponent("data")
         XCTAssertEqual(try runUIDetect(["synth", "--count", "2", "--size", "128x256", "--seed", "1", "--out", data.path]).status, 0)
         let file = dir.appendingPathComponent("afile")
@@ -69,7 +70,7 @@ final class OutputSafetyTests: XCTestCase {
     }
 
     func testPredictNeverWritesIntoItsInputFolderAndReplacesOnlyItsOwnOutput() throws {
-        let dir = temporaryFolder("out-predict")
+        let dir = try scratchFolder(prefix: "uidetect-out-predict")
         let checkpoint = try plantedCheckpoint(in: dir)
         let shots = dir.appendingPathComponent("shots")
         XCTAssertEqual(try runUIDetect(["synth", "--count", "1", "--size", "128x256", "--seed", "1", "--out", dir.appendingPathComponent("s").path]).status, 0)
@@ -93,7 +94,7 @@ final class OutputSafetyTests: XCTestCase {
     }
 
     func testExportShowAndThresholdsNeverWriteOverTheirInputs() throws {
-        let dir = temporaryFolder("out-files")
+        let dir = try scratchFolder(prefix: "uidetect-out-files")
         let (data, checkpoint, ev) = try evaluated(dir)
         let shard = data.appendingPathComponent("synth-00000.h5")
         let before = try snapshot(dir)
@@ -113,7 +114,7 @@ final class OutputSafetyTests: XCTestCase {
     }
 
     func testTrainNeverClearsAFolderOfTheUsers() throws {
-        let dir = temporaryFolder("out-train")
+        let dir = try scratchFolder(prefix: "uidetect-out-train")
         let experiment = dir.appendingPathComponent("Experiments/myexp")
         try FileManager.default.createDirectory(at: experiment.appendingPathComponent("notes"), withIntermediateDirectories: true)
         let config = experiment.appendingPathComponent("config.yaml")

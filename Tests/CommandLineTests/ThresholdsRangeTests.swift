@@ -1,13 +1,14 @@
 import Boxes
 import Foundation
 import Images
+import TestSupport
 import XCTest
 
 /// predict and export refuse a thresholds.json whose threshold for a class lies outside [0, 1], as
 /// they refuse such a --score-threshold, naming the file, the class and the value; nothing is written.
 final class ThresholdsRangeTests: XCTestCase {
     func testOutOfRangeThresholdsAreRefusedByPredictAndExport() throws {
-        let dir = temporaryFolder("thresholds-range")
+        let dir = try scratchFolder(prefix: "uidetect-thresholds-range")
         let checkpoint = try plantedCheckpoint(in: dir)
         let shot = dir.appendingPathComponent("shot.png")
         try ImageCodec.writePNG(RGBImage(size: Size(width: 64, height: 128), fill: RGB(240, 240, 240)), to: shot)

@@ -32,13 +32,8 @@ func screen(_ id: String, group: String? = nil, image: RGBImage, boxes: [Box] = 
     ScreenRecord(imageID: id, groupID: group ?? id, image: image, boxes: boxes, labels: labels ?? boxes.map { _ in 0 })
 }
 
-func writeShard(_ records: [ScreenRecord], to url: URL, classNames: [String] = ["button", "text"]) throws -> URL {
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let writer = try ShardWriter(url: url, classNames: classNames, imageSize: records[0].image!.size)
-    for r in records { try writer.append(r) }
-    try writer.finish()
-    return url
-}
+/// The classes of these tests' shards.
+let checkedClasses = ["button", "text"]
 
 final class PerceptualHashTests: XCTestCase {
     func testCopiesStayCloseAndDifferentScreensFar() {
@@ -73,9 +68,9 @@ final class PerceptualHashTests: XCTestCase {
 final class DataCheckerTests: XCTestCase {
     func testACopyInTheTestSplitIsLeakageNamingBothScreens() throws {
         let dir = try scratchFolder(prefix: "datachecks-leak")
-        let train = try writeShard((0..<4).map { screen("tr-\($0)", image: sketch(seed: UInt64($0))) }, to: dir.appendingPathComponent("train/a.h5"))
+        let train = try writeShard((0..<4).map { screen("tr-\($0)", image: sketch(seed: UInt64($0))) }, to: dir.appendingPathComponent("train/a.h5"), classNames: checkedClasses)
         let test = try writeShard([screen("te-0", image: retouched(sketch(seed: 2))), screen("te-1", image: sketch(seed: 50))],
-                                  to: dir.appendingPathComponent("test/b.h5"))
+                                  to: dir.appendingPathComponent("test/b.h5"), classNames: checkedClasses)
         var options = DataCheckOptions()
         options.minBoxesPerClass = 0
         let report = try DataChecker(options: options).check([
@@ -109,7 +104,7 @@ final class DataCheckerTests: XCTestCase {
             screen("cut", image: image, boxes: [Box(xMin: 30, yMin: 80, xMax: 53, yMax: 96.4)]),
             screen("empty", image: image, boxes: []),
         ]
-        let shard = try writeShard(records, to: dir.appendingPathComponent("s.h5"))
+        let shard = try writeShard(records, to: dir.appendingPathComponent("s.h5"), classNames: checkedClasses)
         var options = DataCheckOptions()
         options.minBoxesPerClass = 4
         let report = try DataChecker(options: options).check([CheckedSplit(name: "train", set: try ShardSet([shard.path]))])
@@ -131,9 +126,9 @@ final class DataCheckerTests: XCTestCase {
     func testAGroupOnTwoSidesIsAnError() throws {
         let dir = try scratchFolder(prefix: "datachecks-groups")
         let a = try writeShard([screen("a0", group: "mail", image: sketch(seed: 1)), screen("a1", group: "maps", image: sketch(seed: 2))],
-                               to: dir.appendingPathComponent("a.h5"))
+                               to: dir.appendingPathComponent("a.h5"), classNames: checkedClasses)
         let b = try writeShard([screen("b0", group: "notes", image: sketch(seed: 3)), screen("b1", group: "mail", image: sketch(seed: 4))],
-                               to: dir.appendingPathComponent("b.h5"))
+                               to: dir.appendingPathComponent("b.h5"), classNames: checkedClasses)
         let report = try DataChecker().check([CheckedSplit(name: "train", set: try ShardSet([a.path])), CheckedSplit(name: "val", set: try ShardSet([b.path]))])
         XCTAssertEqual(report.findings(.groupInTwoSplits).map(\.message), ["group 'mail' has screens in 'train' and 'val'"])
         XCTAssertEqual(report.findings(.groupInTwoSplits).first?.screens.map(\.imageID), ["a0", "b1"])
@@ -143,7 +138,7 @@ final class DataCheckerTests: XCTestCase {
 
     func testTheSameShardInTwoSplitsIsRefusedNamingIt() throws {
         let dir = try scratchFolder(prefix: "datachecks-twice")
-        let a = try writeShard([screen("a0", image: sketch(seed: 1))], to: dir.appendingPathComponent("a.h5"))
+        let a = try writeShard([screen("a0", image: sketch(seed: 1))], to: dir.appendingPathComponent("a.h5"), classNames: checkedClasses)
         XCTAssertThrowsError(try DataChecker().check([CheckedSplit(name: "train", set: try ShardSet([dir.path])), CheckedSplit(name: "test", set: try ShardSet([a.path]))])) {
             XCTAssertEqual($0 as? DataCheckError, .shardInTwoSplits(path: a.path, first: "train", second: "test"))
             XCTAssertTrue("\($0)".contains("a.h5: given in split 'train' and again in split 'test'"), "\($0)")
@@ -156,7 +151,7 @@ final class DataCheckerTests: XCTestCase {
         let images = (0..<20).map { sketch(seed: UInt64($0), size: Size(width: 64, height: 128)) }
         for part in ["train", "test"] {
             _ = try writeShard((0..<1000).map { screen("\(part)-\($0)", image: images[($0 * 7 + (part == "test" ? 3 : 0)) % 20]) },
-                               to: dir.appendingPathComponent("\(part)/s.h5"))
+                               to: dir.appendingPathComponent("\(part)/s.h5"), classNames: checkedClasses)
         }
         let start = Date()
         let report = try DataChecker().check(["train", "test"].map { CheckedSplit(name: $0, set: try! ShardSet([dir.appendingPathComponent($0).path])) })

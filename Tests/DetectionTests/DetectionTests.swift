@@ -200,13 +200,7 @@ final class DetectionTests: XCTestCase {
         c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 16; c.headLayers = 2; c.maxLevel = 7; c.minLevel = 3
         c.inputWidth = 128; c.inputHeight = 256
         var g = SeededGenerator(seed: 8)
-        let model = SSDModel(config: c, generator: &g)
-        // Running statistics and batch-norm parameters away from their initial values.
-        for (name, t) in model.namedBuffers() {
-            let values = (0..<t.count).map { _ in Float(g.uniform(0.2...1.5)) }
-            t.assign(name.hasSuffix("running_mean") ? values.map { $0 - 0.8 } : values)
-        }
-        for p in model.parameters where p.shape.count == 1 { p.assign((0..<p.count).map { _ in Float(g.uniform(-0.3...0.3)) }) }
+        let model = modelAwayFromItsInitialValues(c, generator: &g)
         let images = Tensor.randomUniform([2, 256, 128, 3], in: -1...1, using: &g)
         let (logits, deltas) = Autodiff.withoutTape { model.outputs(images: images, mode: .inference) }
         let (foldedLogits, foldedDeltas) = SSDDetector(model: model).outputs(images: images)

@@ -1,6 +1,7 @@
 import Boxes
 import Evaluation
 import Foundation
+import TestSupport
 import XCTest
 
 /// AP50-95 and AP by size, computed by hand.

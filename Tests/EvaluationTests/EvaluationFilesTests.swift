@@ -3,15 +3,8 @@ import Evaluation
 import Foundation
 import Images
 import Shards
+import TestSupport
 import XCTest
-
-/// A fresh folder under the temporary directory, removed after the test.
-private func temporaryFolder(_ test: XCTestCase, _ name: String) throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    test.addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-    return dir
-}
 
 final class EvaluationFileRoundTripTests: XCTestCase {
     /// The hand case with names a CSV or JSON writer must quote: a comma and quotes, and a line break.
@@ -25,7 +18,7 @@ final class EvaluationFileRoundTripTests: XCTestCase {
 
     func testAwkwardClassNamesSurviveEveryFileOfTheFolder() throws {
         let summary = awkwardSummary()
-        let dir = try temporaryFolder(self, "eval-names")
+        let dir = try scratchFolder(prefix: "uidetect-eval-names")
         try EvaluationFiles.write(summary, to: dir)
         let folder = try EvaluationFolder(dir)
 
@@ -50,7 +43,7 @@ final class EvaluationFileRoundTripTests: XCTestCase {
         var input = handCaseInput()
         input.classNames = ["a", "b"]
         let summary = Evaluator().summarize(input)
-        let dir = try temporaryFolder(self, "eval-keys")
+        let dir = try scratchFolder(prefix: "uidetect-eval-keys")
         try EvaluationFiles.write(summary, to: dir)
         let metrics = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(MetricsFile.fileName))) as! [String: Any]
         XCTAssertEqual(Set(metrics.keys), ["iou_threshold", "interpolation", "images", "classes", "map50", "map50_weighted", "map_center", "map_center_weighted",
@@ -81,7 +74,7 @@ final class EvaluationFileRoundTripTests: XCTestCase {
     }
 
     func testBadFilesNameTheFileTheLineAndTheField() throws {
-        let dir = try temporaryFolder(self, "eval-bad")
+        let dir = try scratchFolder(prefix: "uidetect-eval-bad")
         try EvaluationFiles.write(Evaluator().summarize(handCaseInput()), to: dir)
         let curvesURL = dir.appendingPathComponent(PRCurvesFile.fileName)
         var lines = try String(contentsOf: curvesURL, encoding: .utf8).components(separatedBy: "\n")
@@ -112,7 +105,7 @@ final class DetectionsFileTests: XCTestCase {
         for (i, id) in ids.enumerated() {
             detections.append(Detection(imageID: id, label: i % 2, score: 1 / Double(i + 3), box: box(Float(i), 2.5, 30.25, 40 + Float(i) / 8)))
         }
-        let url = try temporaryFolder(self, "dets").appendingPathComponent(DetectionsFile.fileName)
+        let url = try scratchFolder(prefix: "uidetect-dets").appendingPathComponent(DetectionsFile.fileName)
         try DetectionsFile.write(detections, classNames: names, to: url)
 
         let data = try Data(contentsOf: url)
@@ -126,7 +119,7 @@ final class DetectionsFileTests: XCTestCase {
     }
 
     func testNonFiniteNumbersAreRefusedNamingTheDetection() throws {
-        let url = try temporaryFolder(self, "dets").appendingPathComponent(DetectionsFile.fileName)
+        let url = try scratchFolder(prefix: "uidetect-dets").appendingPathComponent(DetectionsFile.fileName)
         let good = Detection(imageID: "a", label: 0, score: 0.5, box: box(0, 0, 1, 1))
         var bad = good
         bad.box = box(0, .nan, 1, 1)
@@ -181,7 +174,7 @@ final class GroundTruthShardTests: XCTestCase {
     }
 
     func testAnImageIDInTwoShardsIsRefusedNamingBoth() throws {
-        let dir = try temporaryFolder(self, "dup-shards")
+        let dir = try scratchFolder(prefix: "uidetect-dup-shards")
         try shard(dir, "one.h5", ids: ["s1", "s2"])
         try shard(dir, "two.h5", ids: ["s3", "s2"])
         XCTAssertThrowsError(try EvaluationLoader.groundTruth(ShardSet([dir.path]), classMap: nil)) {

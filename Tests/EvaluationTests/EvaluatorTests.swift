@@ -3,9 +3,9 @@ import Boxes
 import Images
 import Shards
 import Foundation
+import TestSupport
 import XCTest
 
-func box(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Box { Box(xMin: a, yMin: b, xMax: c, yMax: d) }
 
 /// Class 0: three boxes on two images; detections TP, FP, TP, FP in score order.
 func handCaseInput() -> EvaluationInput {
@@ -143,9 +143,8 @@ final class EvaluatorTests: XCTestCase {
 
 final class EvaluationInputTests: XCTestCase {
     func write(_ text: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dets-\(UUID().uuidString).json")
+        let url = try scratchFolder(prefix: "uidetect-dets").appendingPathComponent("dets.json")
         try text.write(to: url, atomically: true, encoding: .utf8)
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
     }
 
@@ -216,9 +215,8 @@ final class DetectionNumberTests: XCTestCase {
         texts += ["9007199254740993.0", "0.50000000000000011102230246251565", "1.00000000000000011102230246251565404",
                   "0.1000000000000000055511151231257827", "4503599627370497.5", "0.9999999999999999444888487687421729"]
         let json = "[" + texts.map { #"{"image_id": "a", "class": "icon", "score": \#($0), "box": [0, 0, 1, 1]}"# }.joined(separator: ",") + "]"
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("numbers-\(UUID().uuidString).json")
+        let url = try scratchFolder(prefix: "uidetect-numbers").appendingPathComponent("numbers.json")
         try json.write(to: url, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: url) }
         let dets = try EvaluationLoader.detectionsJSON(url, classNames: ["icon"], imageIDs: ["a"], classMap: nil)
         for (d, t) in zip(dets, texts) { XCTAssertEqual(d.score, Double(t)!, "\(t)") }
     }
@@ -252,7 +250,7 @@ final class DetectionHalvesTests: XCTestCase {
         let body = (0..<count).map { i in
             record(i) ?? #"{"image_id": "\#(imageID(i))", "class": "\#(i % 3 == 0 ? "icon" : "text")", "score": \#(Double(i % 1000) / 1000), "box": [\#(i % 50), 1, \#(i % 50 + 3), 4.5]}"#
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("halves-\(UUID().uuidString).json")
+        let url = try scratchFolder(prefix: "uidetect-halves").appendingPathComponent("halves.json")
         try ("[\n" + body.joined(separator: ",\n") + "\n]\n").write(to: url, atomically: true, encoding: .utf8)
         return url
     }
@@ -308,8 +306,7 @@ final class EvaluationFolderTests: XCTestCase {
         let input = handCaseInput()
         let result = Evaluator().evaluate(input)
         let picks = result.classes.map { ThresholdPicker.pick($0.curve, groundTruth: $0.gtCount, strategy: .maxF1) }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eval-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try scratchFolder(prefix: "uidetect-eval").appendingPathComponent("eval")
         let summary = EvaluationSummary(result: result, strategy: .maxF1, picks: picks, confusion: ConfusionMatrix(input, thresholds: [nil, nil]))
         try EvaluationFiles.write(summary, to: dir)
         let folder = try EvaluationFolder(dir)
@@ -331,9 +328,7 @@ final class EvaluationFolderTests: XCTestCase {
 
 final class CrossVocabularyTests: XCTestCase {
     func testClassMapRenamesBothSidesOntoCommonClasses() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xvocab-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try scratchFolder(prefix: "uidetect-xvocab")
         // Ground truth in another vocabulary: Text, Icon, Switch, List.
         let writer = try ShardWriter(url: dir.appendingPathComponent("gt.h5"), classNames: ["Text", "Icon", "Switch", "List"], imageSize: Size(width: 8, height: 8))
         try writer.append(ScreenRecord(imageID: "s", groupID: "s", image: RGBImage(size: Size(width: 8, height: 8)),

@@ -1,6 +1,7 @@
 import Boxes
 import Evaluation
 import Foundation
+import TestSupport
 import XCTest
 
 /// A class whose best F1 is 0 gets no picked threshold.

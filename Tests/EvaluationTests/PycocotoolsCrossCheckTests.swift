@@ -62,14 +62,12 @@ final class PycocotoolsCrossCheckTests: XCTestCase {
             datasets.append(["gt": ["images": cocoImages, "annotations": cocoAnnotations,
                                     "categories": (0..<classes).map { ["id": $0 + 1, "name": "c\($0)"] }], "dets": cocoDets])
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-coco-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let dir = try scratchFolder(prefix: "uidetect-coco")
         let inURL = dir.appendingPathComponent("in.json"), outURL = dir.appendingPathComponent("out.json")
         try JSONSerialization.data(withJSONObject: ["datasets": datasets]).write(to: inURL)
         let script = Bundle.module.resourceURL!.appendingPathComponent("Scripts/pycocotools_ap.py")
-        let (status, log) = try runCommand(["python3", script.path, inURL.path, outURL.path])
-        XCTAssertEqual(status, 0, log)
+        let python = try runProgram(["python3", script.path, inURL.path, outURL.path])
+        XCTAssertEqual(python.status, 0, python.output)
         let reference = try JSONSerialization.jsonObject(with: Data(contentsOf: outURL)) as! [String: Any]
         let aps = reference["aps"] as! [[String: Any]]
         var compared = 0
@@ -145,14 +143,12 @@ final class PycocotoolsCrossCheckTests: XCTestCase {
             datasets.append(["gt": ["images": cocoImages, "annotations": cocoAnnotations,
                                     "categories": (0..<classes).map { ["id": $0 + 1, "name": "c\($0)"] }], "dets": cocoDets])
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-coco-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let dir = try scratchFolder(prefix: "uidetect-coco")
         let inURL = dir.appendingPathComponent("in.json"), outURL = dir.appendingPathComponent("out.json")
         try JSONSerialization.data(withJSONObject: ["datasets": datasets, "area_ranges": ranges]).write(to: inURL)
         let script = Bundle.module.resourceURL!.appendingPathComponent("Scripts/pycocotools_coco_figures.py")
-        let (status, log) = try runCommand(["python3", script.path, inURL.path, outURL.path])
-        XCTAssertEqual(status, 0, log)
+        let python = try runProgram(["python3", script.path, inURL.path, outURL.path])
+        XCTAssertEqual(python.status, 0, python.output)
         let reference = try JSONSerialization.jsonObject(with: Data(contentsOf: outURL)) as! [String: Any]
         let figures = reference["figures"] as! [[String: [String: Any]]]
         var compared = 0, comparedBySize = [0, 0, 0]

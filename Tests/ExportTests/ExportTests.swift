@@ -18,26 +18,13 @@ func exportModel() -> SSDModel {
     c.headLayers = 2
     c.maxLevel = 7
     var g = SeededGenerator(seed: 21)
-    let model = SSDModel(config: c, generator: &g)
-    for (name, t) in model.namedBuffers() {
-        let values = (0..<t.count).map { _ in Float(g.uniform(0.2...1.5)) }
-        t.assign(name.hasSuffix("running_mean") ? values.map { $0 - 0.8 } : values)
-    }
-    for p in model.parameters where p.shape.count == 1 { p.assign((0..<p.count).map { _ in Float(g.uniform(-0.3...0.3)) }) }
-    return model
+    return modelAwayFromItsInitialValues(c, generator: &g)
 }
 
 final class ExportTests: XCTestCase {
-    func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        return dir
-    }
-
     func testONNXRuntimeAgreesWithOurForwardPass() throws {
         try requirePython(["onnxruntime", "numpy", "safetensors"])
-        let dir = try folder()
+        let dir = try scratchFolder(prefix: "uidetect-export")
         let model = exportModel()
         let c = model.config
         var g = SeededGenerator(seed: 4)
@@ -80,7 +67,7 @@ final class ExportTests: XCTestCase {
 
     func testExportedSafetensorsReadBackInPython() throws {
         try requirePython(["safetensors", "numpy"])
-        let dir = try folder()
+        let dir = try scratchFolder(prefix: "uidetect-export")
         let model = exportModel()
         let url = dir.appendingPathComponent("weights.safetensors")
         try DetectorWeights.write(model, classNames: Array(defaultClassNamesForTests.prefix(13)), step: 5, extra: ["thresholds": #"{"text": 0.5}"#], to: url)

@@ -49,9 +49,9 @@ struct ONNXResult {
 
 /// The last line of a Python script's output as JSON, after checking that it exited with 0.
 func pythonJSON(_ script: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Any {
-    let (status, out) = try runCommand(["python3", "-c", script] + arguments)
-    XCTAssertEqual(status, 0, out, file: file, line: line)
-    return try JSONSerialization.jsonObject(with: Data(out.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8))
+    let python = try runProgram(["python3", "-c", script] + arguments)
+    XCTAssertEqual(python.status, 0, python.output, file: file, line: line)
+    return try JSONSerialization.jsonObject(with: Data(python.stdout.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8))
 }
 
 /// Images of a batch as the graph takes them, one at a time: NHWC (N, H, W, 3) to N arrays of (1, 3, H, W).

@@ -9,11 +9,8 @@ final class ImporterTests: XCTestCase {
     let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
     let size = Size(width: 64, height: 128)  // 60x120 screens scale by 64/60 = 1.0667
 
-    func outputFolder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-import-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        return dir
-    }
+    /// An output folder that does not exist yet.
+    func outputFolder() throws -> URL { try scratchFolder(prefix: "uidetect-import").appendingPathComponent("out") }
 
     func testCOCOImportMapsBoxesAndReportsEveryProblem() throws {
         let source = try COCOSource(json: fixtures.appendingPathComponent("coco/instances.json"), imagesFolder: fixtures.appendingPathComponent("coco/images"))

@@ -72,8 +72,8 @@ final class COCOResultsTests: XCTestCase {
         try requirePython(["pycocotools", "numpy"])
         let out = dir.appendingPathComponent("pycocotools.json")
         let script = Bundle.module.resourceURL!.appendingPathComponent("Scripts/coco_files_ap.py")
-        let (status, log) = try runCommand(["python3", script.path, instances.path, results.path, out.path])
-        XCTAssertEqual(status, 0, log)
+        let python = try runProgram(["python3", script.path, instances.path, results.path, out.path])
+        XCTAssertEqual(python.status, 0, python.output)
         let theirs = try JSONDecoder().decode([String: Double?].self, from: Data(contentsOf: out))
         XCTAssertEqual(theirs.keys.sorted(), names.sorted())
         for c in summary.classes {

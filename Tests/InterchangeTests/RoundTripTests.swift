@@ -121,8 +121,8 @@ final class RoundTripTests: XCTestCase {
         try requirePython(["yaml", "numpy"])
         let out = dir.appendingPathComponent("reference.json")
         let script = Bundle.module.resourceURL!.appendingPathComponent("Scripts/ultralytics_layout.py")
-        let (status, log) = try runCommand(["python3", script.path, folder.appendingPathComponent("data.yaml").path, out.path])
-        XCTAssertEqual(status, 0, log)
+        let python = try runProgram(["python3", script.path, folder.appendingPathComponent("data.yaml").path, out.path])
+        XCTAssertEqual(python.status, 0, python.output)
         struct Reference: Decodable {
             struct Image: Decodable { let size: [Int]; let classes: [Int]; let boxes: [[Double]] }
             let names: [String]

@@ -2,6 +2,7 @@ import Boxes
 import Foundation
 import Images
 @testable import OCR
+import TestSupport
 import XCTest
 
 final class OCRTests: XCTestCase {
@@ -91,9 +92,7 @@ final class OCRTests: XCTestCase {
             XCTAssertNotNil(error as? OCRError)
         }
         // A file that is not language data where the data should be.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-tessdata-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try scratchFolder(prefix: "uidetect-tessdata")
         try Data("not a model".utf8).write(to: folder.appendingPathComponent("eng.traineddata"))
         XCTAssertThrowsError(try TesseractRecognizer(dataPath: folder.path)) { error in
             XCTAssertEqual((error as? OCRError).map { if case .cannotStart = $0 { return true } else { return false } }, true)

@@ -2,6 +2,7 @@ import Boxes
 import Images
 import Reports
 import ScreenDescription
+import TestSupport
 import XCTest
 
 final class DescriptionPageTests: XCTestCase {

@@ -4,6 +4,7 @@ import Foundation
 import Images
 @testable import Reports
 import Shards
+import TestSupport
 import XCTest
 
 /// What the report says it scored, its screens, the all-classes PR plot, and labels kept in view.
@@ -83,9 +84,7 @@ final class EvaluationReportPicturesTests: XCTestCase {
     }
 
     func testScreensComeFromTheShardsFirstScreensWithBoxes() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-report-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let dir = try scratchFolder(prefix: "uidetect-report")
         let url = dir.appendingPathComponent("val.h5")
         let writer = try ShardWriter(url: url, classNames: ["a"], imageSize: Size(width: 40, height: 80))
         for i in 0..<4 {

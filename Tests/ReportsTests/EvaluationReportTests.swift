@@ -3,9 +3,9 @@ import Evaluation
 import Foundation
 import Reports
 import Shards
+import TestSupport
 import XCTest
 
-func box(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Box { Box(xMin: a, yMin: b, xMax: c, yMax: d) }
 
 /// Three classes: `<b>bold</b>` (one box, found), `text` (two boxes, one found above a false alarm), `empty` (no boxes).
 func smallSummary() -> EvaluationSummary {

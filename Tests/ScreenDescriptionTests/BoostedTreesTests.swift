@@ -1,5 +1,6 @@
 import Foundation
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 final class BoostedTreesTests: XCTestCase {
@@ -129,8 +130,7 @@ final class IconInteractivityModelTests: XCTestCase {
 
     func testTheModelSurvivesAWriteAndARead() throws {
         let model = try IconInteractivityModel.train(training: examples(90), validation: examples(30))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-icon-model-\(ProcessInfo.processInfo.processIdentifier).json")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try scratchFolder(prefix: "uidetect-icon-model").appendingPathComponent("model.json")
         try model.write(to: url)
         XCTAssertEqual(try IconInteractivityModel(contentsOf: url), model)
     }

@@ -1,6 +1,7 @@
 import Boxes
 import Images
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 /// A settings screen, 400 x 800: a large title, a row with an icon, a text, a value and a chevron,

@@ -1,13 +1,10 @@
 import Boxes
 import Foundation
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 final class DescriptionFileTests: XCTestCase {
-    func temporary(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-description-\(ProcessInfo.processInfo.processIdentifier)-\(name)")
-    }
-
     func testWritesTheSpecsKeysInTheSpecsOrderWithNulls() throws {
         let screen = DescribedScreen(imageID: "scr-0001", width: 1170, height: 2532, elements: [
             DescribedElement(id: 0, kind: .text, frame: box(32, 120.5, 410, 168), label: "Settings", traits: [.header], score: 0.91, source: .detector),
@@ -29,8 +26,7 @@ final class DescriptionFileTests: XCTestCase {
     func testADescribedScreenSurvivesAWriteAndARead() throws {
         var screen = ScreenDescriber().describe(SettingsScreen.input)
         screen.elements[0].label = "Quote \" backslash \\ tab \t bell \u{7} café"
-        let url = temporary("roundtrip.json")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try scratchFolder(prefix: "uidetect-description").appendingPathComponent("roundtrip.json")
         try DescriptionFile.write([screen, screen], to: url)
         XCTAssertEqual(try DescriptionFile.read(from: url), [screen, screen])
         // Foundation's encoder, through the Codable conformance, writes the same content.
@@ -98,11 +94,11 @@ final class DescriptionFileTests: XCTestCase {
         XCTAssertEqual(problem([element(0, source: "camera")])?.position, "[1].elements[0].source")
     }
 
-    func testANonJSONFileIsAnErrorAboutTheFile() {
+    func testANonJSONFileIsAnErrorAboutTheFile() throws {
         XCTAssertThrowsError(try DescriptionFile.decode(Data("not json".utf8), path: "x.json")) { error in
             XCTAssertEqual(error as? DescriptionFileError, DescriptionFileError(path: "x.json", position: "file", problem: "not valid JSON"))
         }
-        XCTAssertThrowsError(try DescriptionFile.read(from: temporary("absent.json"))) { error in
+        XCTAssertThrowsError(try DescriptionFile.read(from: try scratchFolder(prefix: "uidetect-description").appendingPathComponent("absent.json"))) { error in
             XCTAssertEqual((error as? DescriptionFileError)?.position, "file")
         }
     }

@@ -3,8 +3,6 @@ import Images
 @testable import ScreenDescription
 import XCTest
 
-func box(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Box { Box(xMin: a, yMin: b, xMax: c, yMax: d) }
-
 func detection(_ className: String, _ b: Box, score: Float = 0.9) -> ElementDetection {
     ElementDetection(box: b, className: className, score: score)
 }

@@ -1,5 +1,6 @@
 import Boxes
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 /// Each rule on a hand-made 400 x 800 screen (H = 800), with the boxes chosen on either side of its numbers.

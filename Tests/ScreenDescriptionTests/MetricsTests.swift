@@ -1,6 +1,7 @@
 import Boxes
 import Foundation
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 /// A screen stored at half its size (200 x 400 of 400 x 800), and a description of it with one
@@ -158,8 +159,7 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(file.textCharacterErrorRate, .init(value: 2.0 / 37, paper: nil))
         XCTAssertEqual(file.counts.screensWithTabButtons, 1)
 
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-description-metrics-\(ProcessInfo.processInfo.processIdentifier).json")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try scratchFolder(prefix: "uidetect-description-metrics").appendingPathComponent("metrics.json")
         try file.write(to: url)
         XCTAssertEqual(try DescriptionMetricsFile(contentsOf: url), file)
         let text = try String(contentsOf: url, encoding: .utf8).filter { !$0.isWhitespace }

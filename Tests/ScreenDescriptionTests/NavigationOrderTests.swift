@@ -1,6 +1,7 @@
 import Boxes
 import Images
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 final class NavigationOrderTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Boxes
 import Images
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 /// The tint rule and the other cues on tiny hand-drawn images: three items 100 x 40 side by side.

@@ -2,6 +2,7 @@ import Boxes
 import IconVocabulary
 import Images
 @testable import ScreenDescription
+import TestSupport
 import XCTest
 
 final class SegmentCompletionTests: XCTestCase {

@@ -1,11 +1,12 @@
 import Foundation
 import Shards
+import TestSupport
 import XCTest
 
 /// Every malformed case of shard-format.md ("Bad shards"), each refused with the file, the dataset and the fault.
 final class BadShardTests: XCTestCase {
     var dir: URL!
-    override func setUpWithError() throws { dir = try temporaryDirectory(self) }
+    override func setUpWithError() throws { dir = try scratchFolder(prefix: "uidetect-shards") }
 
     func url(_ name: String) -> URL { dir.appendingPathComponent(name) }
 

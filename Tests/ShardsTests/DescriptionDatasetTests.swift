@@ -9,7 +9,7 @@ import XCTest
 /// written when every screen has it, read and checked when present, ignored by nothing else.
 final class DescriptionDatasetTests: XCTestCase {
     var dir: URL!
-    override func setUpWithError() throws { dir = try temporaryDirectory(self) }
+    override func setUpWithError() throws { dir = try scratchFolder(prefix: "uidetect-shards") }
 
     func url(_ name: String) -> URL { dir.appendingPathComponent(name) }
 
@@ -108,9 +108,9 @@ final class DescriptionDatasetTests: XCTestCase {
         out["dtypes"] = {k: str(f[k].dtype) for k in ["group_index", "selected"]}
         print(json.dumps(out))
         """
-        let (status, output) = try runCommand(["python3", "-c", script, shard.path])
-        XCTAssertEqual(status, 0, output)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let python = try runProgram(["python3", "-c", script, shard.path])
+        XCTAssertEqual(python.status, 0, python.output)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["group_index"] as? [Int], records.flatMap { $0.groupIndex!.map(Int.init) })
         XCTAssertEqual(object["nav_order"] as? [Int], records.flatMap { $0.navOrder!.map(Int.init) })
         XCTAssertEqual(object["selected"] as? [Int], records.flatMap { $0.selected!.map(Int.init) })

@@ -3,6 +3,7 @@ import Foundation
 import Images
 import SeededRandom
 @testable import Shards
+import TestSupport
 import XCTest
 
 final class PipelineTests: XCTestCase {
@@ -61,7 +62,7 @@ final class PipelineTests: XCTestCase {
 
     func testRepeatFactorSamplingFrequencies() throws {
         // 100 screens: screen 0 alone holds class 0 (f = 0.01); the rest hold class 1 (f = 0.99).
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         let records = sampleRecords(count: 100).enumerated().map { i, r -> ScreenRecord in
             var r = r
             r.boxes = [Box(xMin: 1, yMin: 1, xMax: 5, yMax: 5)]
@@ -87,7 +88,7 @@ final class PipelineTests: XCTestCase {
     }
 
     func testPipelineReproducesExactlyForAnyWorkerCount() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         let set = try ShardSet([writeShard(sampleRecords(count: 10, size: Size(width: 32, height: 64)), to: dir.appendingPathComponent("p.h5")).path])
         var options = AugmentationOptions()
         options.repeatFactorThreshold = 0.5
@@ -118,7 +119,7 @@ final class PipelineTests: XCTestCase {
     /// Donors are stored at their shard's size; pasted into a screen letterboxed to the model's input,
     /// they must come at the scale their own screen has there, not at stored-pixel scale.
     func testCopyPasteBringsDonorsToTheInputScale() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         let records = sampleRecords(count: 20, size: Size(width: 64, height: 128)).enumerated().map { i, r -> ScreenRecord in
             var r = r
             r.boxes = [Box(xMin: 4, yMin: 4, xMax: 16, yMax: 16)]
@@ -146,7 +147,7 @@ final class PipelineTests: XCTestCase {
     }
 
     func testCopyPasteAddsRareInstancesInFreeSpace() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         // Class 5 is rare (1 screen in 20); copy-paste should add it to other screens.
         let records = sampleRecords(count: 20).enumerated().map { i, r -> ScreenRecord in
             var r = r

@@ -2,13 +2,14 @@ import Boxes
 import Foundation
 import Images
 import Shards
+import TestSupport
 import XCTest
 
 final class ShardRoundTripTests: XCTestCase {
     let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
 
     func testWriteThenReadGivesTheSameScreens() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         let records = sampleRecords(count: 5)
         let url = try writeShard(records, to: dir.appendingPathComponent("a.h5"))
         let reader = try ShardReader(url: url)
@@ -20,7 +21,7 @@ final class ShardRoundTripTests: XCTestCase {
     }
 
     func testSameInputGivesSameBytes() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         let a = try Data(contentsOf: writeShard(sampleRecords(count: 3), to: dir.appendingPathComponent("a.h5")))
         Thread.sleep(forTimeInterval: 1.1)  // a second later: timestamps, if any were written, would differ
         let b = try Data(contentsOf: writeShard(sampleRecords(count: 3), to: dir.appendingPathComponent("b.h5")))
@@ -57,19 +58,12 @@ final class ShardRoundTripTests: XCTestCase {
         guard let h5dump = ["/usr/bin/h5dump", "/usr/local/bin/h5dump"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw XCTSkip("h5dump not installed (scripts/setup.sh installs hdf5-tools)")
         }
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         let url = try writeShard(sampleRecords(count: 2), to: dir.appendingPathComponent("ours.h5"))
         func dump(_ args: [String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: h5dump)
-            p.arguments = args + [url.path]
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 0, "h5dump \(args) failed")
-            return String(decoding: data, as: UTF8.self)
+            let run = try runProgram(URL(fileURLWithPath: h5dump), args + [url.path])
+            XCTAssertEqual(run.status, 0, "h5dump \(args) failed: \(run.stderr)")
+            return run.stdout
         }
         let header = try dump(["-H"])
         for name in ["images", "box_offsets", "boxes", "labels", "image_ids", "group_ids", "original_sizes"] {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Shards
+import TestSupport
 import XCTest
 
 /// Only regular files are shards: a FIFO named `x.h5` in a folder made `stats` wait forever for a
@@ -21,7 +22,7 @@ final class ShardSetPathTests: XCTestCase {
     }
 
     func testAFIFOOrDeviceIsRefusedNamingItAndNeverOpened() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         _ = try writeShard(sampleRecords(count: 2), to: dir.appendingPathComponent("a.h5"))
         let fifo = dir.appendingPathComponent("x.h5").path
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)

@@ -5,14 +5,6 @@ import Images
 @testable import Shards
 import XCTest
 
-/// A fresh temporary directory, removed when the test ends.
-func temporaryDirectory(_ test: XCTestCase) throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    test.addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-    return dir
-}
-
 /// Screens with random pixels and a few boxes each, deterministic in `seed`.
 func sampleRecords(count: Int, size: Size = Size(width: 16, height: 32), seed: UInt64 = 1) -> [ScreenRecord] {
     var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
@@ -27,14 +19,6 @@ func sampleRecords(count: Int, size: Size = Size(width: 16, height: 32), seed: U
         return ScreenRecord(imageID: "scr-\(i)", groupID: "app-\(i % 3)", image: RGBImage(size: size, pixels: pixels),
                             boxes: boxes, labels: boxes.map { _ in Int32(next() % 13) }, originalSize: Size(width: 2 * size.width, height: 2 * size.height))
     }
-}
-
-/// Writes `records` as a shard and returns its URL.
-func writeShard(_ records: [ScreenRecord], to url: URL, classNames: [String] = defaultClassNames) throws -> URL {
-    let writer = try ShardWriter(url: url, classNames: classNames, imageSize: records.first?.image?.size ?? Size(width: 16, height: 32))
-    for r in records { try writer.append(r) }
-    try writer.finish()
-    return url
 }
 
 /// Builds an HDF5 file dataset by dataset, valid or not, to make the malformed shards the reader must refuse.

@@ -1,10 +1,11 @@
 import Foundation
 import Shards
+import TestSupport
 import XCTest
 
 final class StatisticsAndSplitTests: XCTestCase {
     func testStatisticsCountByHand() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         let records = sampleRecords(count: 6)
         _ = try writeShard(Array(records[0..<4]), to: dir.appendingPathComponent("a.h5"))
         _ = try writeShard(Array(records[4...]), to: dir.appendingPathComponent("b.h5"))
@@ -22,7 +23,7 @@ final class StatisticsAndSplitTests: XCTestCase {
     }
 
     func testShardSetRefusesMixedVocabularies() throws {
-        let dir = try temporaryDirectory(self)
+        let dir = try scratchFolder(prefix: "uidetect-shards")
         _ = try writeShard(sampleRecords(count: 2), to: dir.appendingPathComponent("a.h5"))
         _ = try writeShard(sampleRecords(count: 2).map { var r = $0; r.labels = r.labels.map { $0 % 2 }; return r },
                            to: dir.appendingPathComponent("b.h5"), classNames: ["x", "y"])

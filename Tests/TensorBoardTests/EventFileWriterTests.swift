@@ -77,9 +77,9 @@ final class EventFileWriterTests: XCTestCase {
         let specURL = root.appendingPathComponent("spec.json")
         try JSONSerialization.data(withJSONObject: spec).write(to: specURL)
         let script = Bundle.module.resourceURL!.appendingPathComponent("Scripts/read_events.py")
-        let (status, output) = try runCommand(["python3", script.path, run.path, specURL.path, cut.path])
-        XCTAssertEqual(status, 0, output)
-        let read = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data((output.split(separator: "\n").last ?? "").utf8)) as? [String: Any], output)
+        let python = try runProgram(["python3", script.path, run.path, specURL.path, cut.path])
+        XCTAssertEqual(python.status, 0, python.output)
+        let read = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data((python.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any], python.output)
 
         XCTAssertEqual(read["files"] as? [String], ["events.out.tfevents.1700000000.testhost"])
         XCTAssertEqual(read["records"] as? Int, 1 + losses.count + 1 + 1 + 2)
@@ -125,8 +125,9 @@ final class EventFileWriterTests: XCTestCase {
         // The cut file still gives every scalar event before the torn one.
         XCTAssertEqual((read["cut_scalars"] as? [String: [Int]])?["loss/total"], losses.dropLast().map(\.step))
 
-        let (inspectStatus, inspected) = try runCommand(["python3", "-m", "tensorboard.main", "--logdir", root.path, "--inspect"])
-        XCTAssertEqual(inspectStatus, 0, inspected)
+        let inspection = try runProgram(["python3", "-m", "tensorboard.main", "--logdir", root.path, "--inspect"])
+        let inspected = inspection.output
+        XCTAssertEqual(inspection.status, 0, inspected)
         for expected in ["run-a", "loss/total", "overlay/validation", "pr/plugin"] {
             XCTAssertTrue(inspected.contains(expected), "tensorboard --inspect does not list \(expected):\n\(inspected)")
         }

@@ -72,17 +72,3 @@ public func referenceConv2D(
     } } } }
     return out
 }
-
-/// Runs a command through /usr/bin/env; returns its exit status and combined output.
-public func runCommand(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = arguments
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = pipe
-    try p.run()
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: out, as: UTF8.self))
-}

@@ -6,9 +6,9 @@ import XCTest
 /// are missing the test is skipped, except under CI (`CI=true`), where the setup always installs
 /// them and their absence is a failure.
 public func requirePython(_ modules: [String]) throws {
-    let (status, output) = try runCommand(["python3", "-c", "import " + modules.joined(separator: ", ")])
-    guard status != 0 else { return }
-    let message = "python3 cannot import \(modules.joined(separator: ", ")) (run scripts/setup.sh --tests): \(output.split(separator: "\n").last ?? "")"
+    let run = try runProgram(["python3", "-c", "import " + modules.joined(separator: ", ")])
+    guard run.status != 0 else { return }
+    let message = "python3 cannot import \(modules.joined(separator: ", ")) (run scripts/setup.sh --tests): \(run.output.split(separator: "\n").last ?? "")"
     if ProcessInfo.processInfo.environment["CI"] == "true" { throw SharedDataMissing(message: message) }
     throw XCTSkip(message)
 }

@@ -33,12 +33,6 @@ func namedValues(_ model: SSDModel) -> [String: [Float]] {
 }
 
 final class RunFeatureTests: XCTestCase {
-    func folder() -> URL {
-        let url = freshRunFolder()
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
-
     /// Rows of metrics.csv without their timing column.
     func rowsWithoutTiming(_ run: URL) throws -> [String] {
         try String(contentsOf: run.appendingPathComponent("metrics.csv"), encoding: .utf8).split(separator: "\n").map { line in
@@ -52,7 +46,7 @@ final class RunFeatureTests: XCTestCase {
         var c = tinyConfig()
         c.logInterval = 4
         c.evalInterval = 0
-        let straight = folder(), split = folder()
+        let straight = try freshRunFolder(), split = try freshRunFolder()
         _ = try Trainer(config: c, folder: straight, resume: false).run()
         var calls = 0
         _ = try Trainer(config: c, folder: split, resume: false).run(shouldStop: { calls += 1; return calls > 3 })
@@ -63,7 +57,7 @@ final class RunFeatureTests: XCTestCase {
     }
 
     func testFineTuningWithAnotherVocabularyKeepsTheSharedClassRows() throws {
-        let source = folder()
+        let source = try freshRunFolder()
         _ = try Trainer(config: tinyConfig(steps: 2), folder: source, resume: false).run()
         let (trained, trainedNames, _) = try DetectorWeights.read(try ModelFiles(resolving: source.path).detector)
         var c = tinyConfig(steps: 1)
@@ -89,7 +83,7 @@ final class RunFeatureTests: XCTestCase {
             XCTAssertEqual(bias[anchor * 3 + 0], freshBias[anchor * 3 + 0], "widget keeps the spec's initialisation")
         }
         // The run says what it did.
-        let run = folder()
+        let run = try freshRunFolder()
         _ = try Trainer(config: c, folder: run, resume: false).run()
         let log = try String(contentsOf: run.appendingPathComponent("train.log"), encoding: .utf8)
         XCTAssertTrue(log.contains("init_from \(try ModelFiles(resolving: source.path).detector.path)"), log)
@@ -117,7 +111,7 @@ final class RunFeatureTests: XCTestCase {
     func testFrozenBackboneStaysFixedWithItsRunningStatistics() throws {
         var c = tinyConfig(steps: 3)
         c.freeze = ["backbone"]
-        let trainer = try Trainer(config: c, folder: folder(), resume: false)
+        let trainer = try Trainer(config: c, folder: try freshRunFolder(), resume: false)
         let setup = trainer.setup
         let before = namedValues(setup.model)
         _ = try trainer.run()
@@ -135,7 +129,7 @@ final class RunFeatureTests: XCTestCase {
         var c = tinyConfig()
         c.ema.enabled = true
         c.ema.warmupSteps = 2
-        let straight = folder(), split = folder()
+        let straight = try freshRunFolder(), split = try freshRunFolder()
         let whole = try Trainer(config: c, folder: straight, resume: false)
         _ = try whole.run()
         var calls = 0
@@ -162,7 +156,7 @@ final class RunFeatureTests: XCTestCase {
         c.freeze = ["backbone", "fpn", "class_head", "box_head"]
         c.evalInterval = 2
         c.patience = 2
-        let run = folder()
+        let run = try freshRunFolder()
         let outcome = try Trainer(config: c, folder: run, resume: false).run()
         XCTAssertEqual(outcome.step, 6, "validations at 2 (best), 4 and 6 (no better): patience spent")
         XCTAssertEqual(outcome.bestStep, 2)
@@ -184,7 +178,7 @@ final class RunFeatureTests: XCTestCase {
     }
 
     func testRunPageShowsTheCurvesAndTheLatestValidation() throws {
-        let run = folder()
+        let run = try freshRunFolder()
         _ = try Trainer(config: tinyConfig(), folder: run, resume: false).run()
         let page = try String(contentsOf: run.appendingPathComponent("report.html"), encoding: .utf8)
         XCTAssertTrue(page.contains("<h1>Run "), page)
@@ -230,14 +224,14 @@ final class TensorBoardLogTests: XCTestCase {
                "tensors": {t: [[e.step, tensor_util.make_ndarray(e.tensor_proto).tolist()] for e in acc.Tensors(t)] for t in tags["tensors"]}}
         print(json.dumps(out))
         """
-        let (status, output) = try runCommand(["python3", "-c", script, run.appendingPathComponent("tensorboard").path])
-        XCTAssertEqual(status, 0, output)
-        return try JSONSerialization.jsonObject(with: Data(output.split(separator: "\n").last.map(String.init)?.utf8 ?? "{}".utf8)) as! [String: Any]
+        let python = try runProgram(["python3", "-c", script, run.appendingPathComponent("tensorboard").path])
+        XCTAssertEqual(python.status, 0, python.output)
+        return try JSONSerialization.jsonObject(with: Data(python.stdout.split(separator: "\n").last.map(String.init)?.utf8 ?? "{}".utf8)) as! [String: Any]
     }
 
     func testTensorBoardReadsTheRunsLossesValidationCurvesAndScreens() throws {
         try requirePython(["tensorboard", "numpy"])
-        let run = freshRunFolder()
+        let run = try freshRunFolder()
         addTeardownBlock { try? FileManager.default.removeItem(at: run) }
         // Stopped after 4 steps and resumed: TensorBoard must show each step once.
         var calls = 0

@@ -1,17 +1,12 @@
 import Checkpoints
 import Foundation
+import TestSupport
 import XCTest
 @testable import Training
 
 /// Issue 25's probes on run folders: a folder of the user's, damaged links, a stray byte in
 /// metrics.csv, a failed extension, impossible steps. Each is reported; nothing is deleted.
 final class RunFolderSafetyTests: XCTestCase {
-    func folder() -> URL {
-        let url = freshRunFolder()
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
-
     /// Every file and link under `url` (links by their target), to compare before and after.
     func listing(_ url: URL) throws -> [String: String] {
         var out: [String: String] = [:]
@@ -28,14 +23,14 @@ final class RunFolderSafetyTests: XCTestCase {
 
     /// A finished 4-step run (checkpoints at 2 and 4, validated at 3 and 4) with a file of the user's in it.
     func finishedRun() throws -> URL {
-        let run = folder()
+        let run = try freshRunFolder()
         _ = try Trainer(config: tinyConfig(steps: 4), folder: run, resume: false).run()
         try Data("my notes".utf8).write(to: run.appendingPathComponent("notes.md"))
         return run
     }
 
     func testAConfigKeptInItsOwnFolderIsNeverCleared() throws {
-        let myexp = folder()
+        let myexp = try freshRunFolder()
         try FileManager.default.createDirectory(at: myexp.appendingPathComponent("data"), withIntermediateDirectories: true)
         try Data(try ConfigLoader.yaml(tinyConfig()).utf8).write(to: myexp.appendingPathComponent("config.yaml"))
         try Data("mine".utf8).write(to: myexp.appendingPathComponent("data/keep.txt"))
@@ -86,7 +81,7 @@ final class RunFolderSafetyTests: XCTestCase {
     }
 
     func testAStrayByteInMetricsCSVKeepsTheHistory() throws {
-        let run = folder()
+        let run = try freshRunFolder()
         var calls = 0
         _ = try Trainer(config: tinyConfig(), folder: run, resume: false).run(shouldStop: { calls += 1; return calls > 3 })
         let metrics = run.appendingPathComponent("metrics.csv")

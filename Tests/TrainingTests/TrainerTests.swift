@@ -3,6 +3,7 @@ import Checkpoints
 import Detection
 import Engine
 import Foundation
+import TestSupport
 import Shards
 import Synthesis
 import XCTest
@@ -12,13 +13,9 @@ import XCTest
 let tinyData: URL = {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-training-tests-\(getpid())")
     try? FileManager.default.removeItem(at: dir)
-    let synth = try! ScreenSynthesizer(size: Size(width: 128, height: 256), seed: 3, appCount: 3)
     for (name, range) in [("train", 0..<12), ("val", 12..<16)] {
-        try! FileManager.default.createDirectory(at: dir.appendingPathComponent(name), withIntermediateDirectories: true)
-        let writer = try! ShardWriter(url: dir.appendingPathComponent(name).appendingPathComponent("\(name).h5"), classNames: defaultClassNames,
-                                      imageSize: Size(width: 128, height: 256))
-        for i in range { try! writer.append(synth.screen(index: i)) }
-        try! writer.finish()
+        try! writeSyntheticShard(to: dir.appendingPathComponent(name).appendingPathComponent("\(name).h5"), screens: range, size: Size(width: 128, height: 256),
+                                 seed: 3, apps: 3)
     }
     return dir
 }()
@@ -47,8 +44,9 @@ func tinyConfig(steps: Int = 6) -> RunConfig {
     return c
 }
 
-func freshRunFolder() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-run-\(UUID().uuidString)")
+extension XCTestCase {
+    /// A run folder that does not exist yet, in a scratch folder removed when the test ends.
+    func freshRunFolder() throws -> URL { try scratchFolder(prefix: "uidetect-run").appendingPathComponent("run") }
 }
 
 func weights(_ trainer: Trainer) -> [String: [Float]] {
@@ -59,7 +57,7 @@ func weights(_ trainer: Trainer) -> [String: [Float]] {
 
 final class TrainerTests: XCTestCase {
     func testInterruptedAndResumedRunEndsBitIdenticalOnThisMachine() throws {
-        let straightFolder = freshRunFolder(), splitFolder = freshRunFolder()
+        let straightFolder = try freshRunFolder(), splitFolder = try freshRunFolder()
         defer { try? FileManager.default.removeItem(at: straightFolder); try? FileManager.default.removeItem(at: splitFolder) }
 
         let straight = try Trainer(config: tinyConfig(), folder: straightFolder, resume: false)
@@ -84,7 +82,7 @@ final class TrainerTests: XCTestCase {
         let a = weights(straight), b = weights(resumed)
         XCTAssertEqual(a.keys.sorted(), b.keys.sorted())
         for (name, values) in a { XCTAssertEqual(values, b[name]!, "\(name) differs after resume") }
-        XCTAssertNotEqual(a["class_head.out.bias"], weights(try Trainer(config: tinyConfig(), folder: freshRunFolder(), resume: false))["class_head.out.bias"],
+        XCTAssertNotEqual(a["class_head.out.bias"], weights(try Trainer(config: tinyConfig(), folder: try freshRunFolder(), resume: false))["class_head.out.bias"],
                           "training changed nothing")
 
         // The run folder: config, log, metrics, checkpoints, validation.
@@ -110,7 +108,7 @@ final class TrainerTests: XCTestCase {
     }
 
     func testResumeRefusesAChangedConfig() throws {
-        let folder = freshRunFolder()
+        let folder = try freshRunFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try Trainer(config: tinyConfig(steps: 2), folder: folder, resume: false).run()
         var other = tinyConfig(steps: 2)
@@ -118,13 +116,13 @@ final class TrainerTests: XCTestCase {
         XCTAssertThrowsError(try Trainer(config: other, folder: folder, resume: true)) { e in
             XCTAssertTrue("\(e)".contains("optimizer.learning_rate"), "\(e)")
         }
-        XCTAssertThrowsError(try Trainer(config: nil, folder: freshRunFolder(), resume: true)) { e in
+        XCTAssertThrowsError(try Trainer(config: nil, folder: try freshRunFolder(), resume: true)) { e in
             XCTAssertTrue("\(e)".contains("not a run folder"), "\(e)")
         }
     }
 
     func testNonFiniteLossStopsNamingTheStepAndKeepsTheLastGoodCheckpoint() throws {
-        let folder = freshRunFolder()
+        let folder = try freshRunFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var c = tinyConfig(steps: 50)
         c.optimizer.name = .sgd
@@ -154,12 +152,12 @@ final class TrainerTests: XCTestCase {
     func testDataProblemsAreFoundBeforeAnyWork() throws {
         var c = tinyConfig()
         c.data.train = ["/nonexistent/shards"]
-        XCTAssertThrowsError(try Trainer(config: c, folder: freshRunFolder(), resume: false)) { e in
+        XCTAssertThrowsError(try Trainer(config: c, folder: try freshRunFolder(), resume: false)) { e in
             XCTAssertEqual((e as? ConfigError)?.key, "data.train", "\(e)")
         }
         c = tinyConfig()
         c.model.numClasses = 19
-        XCTAssertThrowsError(try Trainer(config: c, folder: freshRunFolder(), resume: false)) { e in
+        XCTAssertThrowsError(try Trainer(config: c, folder: try freshRunFolder(), resume: false)) { e in
             XCTAssertEqual((e as? ConfigError)?.key, "model.num_classes", "\(e)")
             XCTAssertTrue("\(e)".contains("13 classes"), "\(e)")
         }
@@ -168,7 +166,7 @@ final class TrainerTests: XCTestCase {
 
 final class CheckpointTests: XCTestCase {
     func testACrashLeavesLastPointingAtACompleteCheckpoint() throws {
-        let folder = freshRunFolder()
+        let folder = try freshRunFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var g = SeededGenerator(seed: 1)
         let model = SSDModel(config: tinyConfig().model, generator: &g)
@@ -190,7 +188,7 @@ final class CheckpointTests: XCTestCase {
     }
 
     func testWeightsThatDoNotFitTheirConfigAreRefused() throws {
-        let folder = freshRunFolder()
+        let folder = try freshRunFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var g = SeededGenerator(seed: 1)
