@@ -41,6 +41,9 @@ public struct DescriptionMetricsReport {
             ("icon type accuracy", percent(m.iconTypeAccuracy.value), "-", "\(c.iconTypesTrue) matched icons with a true type"),
             ("icon type coverage", percent(m.iconTypeCoverage.value), "-", "\(c.iconTypesOfVocabulary) matched icons of the 52 types"),
             ("icon label precision", percent(m.iconLabelPrecision.value), "-", "\(c.iconTypesGiven) icon types given"),
+            ("interactive elements recall", percent(m.interactiveRecall.value), "-", "\(c.interactiveTruePositives + c.interactiveFalseNegatives) known interactive boxes"),
+            ("interactive elements precision", percent(m.interactivePrecision.value), "-",
+             c.interactiveKnownNegatives == 0 ? "no box known not interactive" : "\(c.interactiveTruePositives + c.interactiveFalsePositives) said interactive"),
         ]
     }
 

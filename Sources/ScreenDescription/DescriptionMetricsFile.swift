@@ -40,6 +40,10 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         public var iconTypesCovered = 0
         public var iconTypesGiven = 0
         public var iconTypesGivenRight = 0
+        public var interactiveTruePositives = 0
+        public var interactiveFalsePositives = 0
+        public var interactiveFalseNegatives = 0
+        public var interactiveKnownNegatives = 0
 
         enum CodingKeys: String, CodingKey {
             case boxes, topLevelElements = "top_level_elements", screensWithGrouping = "screens_with_grouping", predictedGroups = "predicted_groups"
@@ -49,6 +53,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             case textEditDistance = "text_edit_distance", textTrueLength = "text_true_length"
             case iconTypesTrue = "icon_types_true", iconTypesRight = "icon_types_right", iconTypesOfVocabulary = "icon_types_of_vocabulary"
             case iconTypesCovered = "icon_types_covered", iconTypesGiven = "icon_types_given", iconTypesGivenRight = "icon_types_given_right"
+            case interactiveTruePositives = "interactive_true_positives", interactiveFalsePositives = "interactive_false_positives"
+            case interactiveFalseNegatives = "interactive_false_negatives", interactiveKnownNegatives = "interactive_known_negatives"
         }
     }
 
@@ -83,6 +89,12 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
     public var iconTypeAccuracy: Figure
     public var iconTypeCoverage: Figure
     public var iconLabelPrecision: Figure
+    /// Ours: recall of interactivity over every box whose truth says it can be activated (matched
+    /// leaf or its top-level element interactive; unmatched ones missed), and precision over the
+    /// boxes with a known `interactive`, null where the truth knows no box that cannot be (real
+    /// screens: the classes only ever say "can").
+    public var interactiveRecall: Figure
+    public var interactivePrecision: Figure
     public var counts: Counts
     public var perScreen: [ScreenDescriptionMetrics]
 
@@ -119,6 +131,10 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             c.iconTypesCovered += s.iconTypesCovered
             c.iconTypesGiven += s.iconTypesGiven
             c.iconTypesGivenRight += s.iconTypesGivenRight
+            c.interactiveTruePositives += s.interactiveTruePositives
+            c.interactiveFalsePositives += s.interactiveFalsePositives
+            c.interactiveFalseNegatives += s.interactiveFalseNegatives
+            c.interactiveKnownNegatives += s.interactiveKnownNegatives
         }
         func ratio(_ a: Int, _ b: Int) -> Double? { b > 0 ? Double(a) / Double(b) : nil }
         self.screens = screens.count
@@ -136,6 +152,9 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         iconTypeAccuracy = Figure(value: ratio(c.iconTypesRight, c.iconTypesTrue), paper: nil)
         iconTypeCoverage = Figure(value: ratio(c.iconTypesCovered, c.iconTypesOfVocabulary), paper: nil)
         iconLabelPrecision = Figure(value: ratio(c.iconTypesGivenRight, c.iconTypesGiven), paper: nil)
+        interactiveRecall = Figure(value: ratio(c.interactiveTruePositives, c.interactiveTruePositives + c.interactiveFalseNegatives), paper: nil)
+        interactivePrecision = Figure(value: c.interactiveKnownNegatives == 0 ? nil
+                                          : ratio(c.interactiveTruePositives, c.interactiveTruePositives + c.interactiveFalsePositives), paper: nil)
         counts = c
         perScreen = screens
     }
@@ -162,7 +181,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
          ("tab_button_selection", tabButtonSelection), ("segment_selection", segmentSelection),
          ("icon_button_precision", iconButtonPrecision), ("icon_button_recall", iconButtonRecall),
          ("text_character_error_rate", textCharacterErrorRate), ("icon_type_accuracy", iconTypeAccuracy),
-         ("icon_type_coverage", iconTypeCoverage), ("icon_label_precision", iconLabelPrecision)]
+         ("icon_type_coverage", iconTypeCoverage), ("icon_label_precision", iconLabelPrecision),
+         ("interactive_recall", interactiveRecall), ("interactive_precision", interactivePrecision)]
     }
 
     /// Reads a description metrics file.
@@ -181,6 +201,7 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         case orderMeanErrors = "order_mean_errors", tabButtonSelection = "tab_button_selection", segmentSelection = "segment_selection"
         case iconButtonPrecision = "icon_button_precision", iconButtonRecall = "icon_button_recall"
         case textCharacterErrorRate = "text_character_error_rate", iconTypeAccuracy = "icon_type_accuracy", iconTypeCoverage = "icon_type_coverage"
-        case iconLabelPrecision = "icon_label_precision", counts, perScreen = "per_screen"
+        case iconLabelPrecision = "icon_label_precision", interactiveRecall = "interactive_recall", interactivePrecision = "interactive_precision"
+        case counts, perScreen = "per_screen"
     }
 }
