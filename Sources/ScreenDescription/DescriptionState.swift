@@ -32,8 +32,8 @@ struct DescriptionState {
     var statusBar: DescribedElement?
 
     /// The detections as elements, each with its input index as id and the kind `vocabulary` gives
-    /// its class (a class the map lacks keeps its own name as its kind). Bars are kept as bars and
-    /// backgrounds left out.
+    /// its class (a class the map lacks keeps its own name as its kind). Bars are kept as bars, lists
+    /// and backgrounds left out (what lies inside them stays).
     init(size: Size, detections: [ElementDetection], vocabulary: VocabularyMap = .defaultVocabulary) {
         self.size = size
         elements = []
@@ -42,7 +42,7 @@ struct DescriptionState {
             switch entry?.kind {
             case .tabBar?: tabBars.append(d.box)
             case .toolbar?: toolbars.append(d.box)
-            case .background?: break
+            case .list?, .background?: break
             default:
                 let kind = entry.map { ElementKind(rawValue: $0.kind.rawValue) } ?? ElementKind(rawValue: d.className)
                 elements.append(DescribedElement(id: i, kind: kind, frame: d.box, score: d.score, source: .detector, iconType: d.iconType))

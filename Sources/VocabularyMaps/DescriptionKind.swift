@@ -16,11 +16,14 @@ public enum DescriptionKind: String, CaseIterable, Codable, Sendable {
     case tabBar = "tab_bar"
     /// A bar whose icons are actions and whose text is the screen's title; not an element itself.
     case toolbar
+    /// A region of rows (a list): not an element itself, and what lies inside stays apart, row by row
+    /// (a `container` would join everything inside it into one element).
+    case list
     /// A picture behind other content (a background image): not described.
     case background
 
-    /// Whether boxes of this kind become elements of the description (bars and backgrounds do not).
-    public var isElement: Bool { self != .tabBar && self != .toolbar && self != .background }
+    /// Whether boxes of this kind become elements of the description (bars, lists and backgrounds do not).
+    public var isElement: Bool { ![.tabBar, .toolbar, .list, .background].contains(self) }
 
     /// Whether an element of this kind can be activated by its class alone (screen-description.md,
     /// step 5, with the kinds of our own: a button, a toggle and a checkbox are controls too).

@@ -81,6 +81,34 @@ final class VocabularyMapCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// A planted detector of the real-screen vocabulary that finds `Text` at every location: describe finds its
+    /// map by its class names, and says which in index.html.
+    func testADetectorOfTheRealVocabularyIsDescribedThroughItsMap() throws {
+        let dir = temporaryFolder("real-detector")
+        var c = try plantedConfig()
+        c.numClasses = Self.realClasses.count
+        var g = SeededGenerator(seed: 5)
+        let model = SSDModel(config: c, generator: &g)
+        let text = Self.realClasses.firstIndex(of: "Text")!
+        model.classHead.final.weight.assign([Float](repeating: 0, count: model.classHead.final.weight.count))
+        model.classHead.final.bias!.assign((0..<(c.anchorsPerLocation * c.numClasses)).map { $0 == text ? 6 : -12 })
+        model.boxHead.final.weight.assign([Float](repeating: 0, count: model.boxHead.final.weight.count))
+        model.boxHead.final.bias!.assign([Float](repeating: 0, count: c.anchorsPerLocation * 4))
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let weights = dir.appendingPathComponent("real.safetensors")
+        try DetectorWeights.write(model, classNames: Self.realClasses, step: 0, to: weights)
+        let shot = dir.appendingPathComponent("shot.png")
+        try ImageCodec.writePNG(RGBImage(size: Size(width: 64, height: 128), fill: RGB(255, 255, 255)), to: shot)
+        let out = dir.appendingPathComponent("out")
+        let run = try runUIDetect(["describe", "--checkpoint", weights.path, "--no-ocr", shot.path, "--out", out.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let screens = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("description.json"))) as! [[String: Any]]
+        let kinds = Set((screens[0]["elements"] as! [[String: Any]]).flatMap { e in [e["kind"] as! String] + ((e["children"] as? [[String: Any]]) ?? []).map { $0["kind"] as! String } })
+        XCTAssertTrue(kinds.isSubset(of: ["text", "group"]) && !kinds.isEmpty, "the detector's Text boxes became texts: \(kinds)")
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(index.contains("built-in real-ui (19 classes)"), index)
+    }
+
     func testImportDerivesTheInteractiveTruth() throws {
         let dir = temporaryFolder("import-interactive")
         let source = dir.appendingPathComponent("yolo")

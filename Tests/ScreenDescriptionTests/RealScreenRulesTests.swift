@@ -120,6 +120,17 @@ final class RealScreenRulesTests: XCTestCase {
         XCTAssertFalse(screen.elements.contains { $0.kind == .tabButton })
     }
 
+    func testAListKeepsItsRowsApartAndAnOpenDrawerHidesTheScreen() {
+        let rows = [box(20, 200, 380, 230), box(20, 260, 380, 290), box(20, 320, 380, 350)]
+        let lines = zip(["Wi-Fi", "Bluetooth", "Display"], rows).map { line($0, box($1.xMin + 2, $1.yMin + 2, 200, $1.yMax - 2)) }
+        let list = describe([detection("List", box(0, 180, 400, 400))] + rows.map { detection("Text", $0) }, lines: lines)
+        XCTAssertEqual(SpokenText.utterances(for: list), ["Wi-Fi", "Bluetooth", "Display"], "each row its own element")
+        let drawer = describe([detection("Drawer", box(0, 0, 300, 800)), detection("Text", box(20, 200, 200, 230)),
+                               detection("Text", box(320, 200, 390, 230))], lines: [line("Inbox", box(22, 202, 120, 228)), line("Behind", box(322, 202, 388, 228))])
+        let said = SpokenText.utterances(for: drawer)
+        XCTAssertTrue(said.contains("Inbox") && !said.contains("Behind"), "what lies behind the open drawer is not reachable: \(said)")
+    }
+
     func testSwitchesOfAVocabularyWithoutStatesReadThePixels() {
         let on = box(300, 100, 350, 130), off = box(300, 200, 350, 230), bare = box(300, 300, 350, 330)
         let image = drawn(size, [(box(302, 104, 348, 126), RGB(52, 199, 89)), (box(302, 204, 348, 226), RGB(200, 200, 200))])
