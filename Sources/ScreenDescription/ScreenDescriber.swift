@@ -34,11 +34,13 @@ public struct ScreenDescriber: Sendable {
                 .apply(&state, lines: screen.textLines ?? [], image: screen.image)
         }
         if c.interactivity.enabled { InteractivityAssignment(model: iconModel, insideFraction: c.insideFraction).apply(&state) }
+        if c.headers.enabled { HeaderDetection(config: c.headers, insideFraction: c.insideFraction).apply(&state) }
+        // After the headings (whose median text height counts the status bar's time, as before it stood
+        // apart) and before the dialog rule (a dialog does not hide the status bar).
         if c.statusBar.enabled {
             StatusBarRecognition(config: c.statusBar, insideFraction: c.insideFraction, minLineFractionInside: c.content.minLineFractionInside)
                 .apply(&state, lines: screen.textLines)
         }
-        if c.headers.enabled { HeaderDetection(config: c.headers, insideFraction: c.insideFraction).apply(&state) }
         if c.dialogFocus.enabled { DialogFocus(insideFraction: c.insideFraction).apply(&state) }
         Grouping(config: c.grouping, insideFraction: c.insideFraction).apply(&state)
         if c.selection.enabled { SelectionState(config: c.selection).apply(&state, image: screen.image) }

@@ -7,8 +7,8 @@ import Images
 /// `status_bar`) or, without one, the top strip recognised from its layout: at least two icons and
 /// texts on one row within the top `max_height_fraction` of the screen, one of them in its right
 /// quarter (the battery), nothing else reaching into the strip but backgrounds. What lies inside
-/// becomes its members (none of them a button); its label is the time OCR reads there, then the
-/// other words it reads with at least `min_line_confidence`.
+/// becomes its members (none of them a button); its label is the time OCR reads there and the
+/// battery's charge, from lines read with at least `min_line_confidence`.
 struct StatusBarRecognition {
     var config: DescriptionConfig.StatusBar
     var insideFraction: Double
@@ -61,17 +61,17 @@ struct StatusBarRecognition {
         return Box(xMin: 0, yMin: 0, xMax: state.width, yMax: min(limit, band.yMax + band.yMin))
     }
 
-    /// The time first (what a person looks at the status bar for), then the other words read there, joined by ", ".
+    /// The time (what a person looks at the status bar for), then the battery's charge, as OCR reads
+    /// them in the bar, joined by ", ". Nothing else: the rest of what OCR reads there is its glyphs
+    /// misread ("wT %", "G@"), which is noise to a listener.
     func label(_ lines: [TextLine], frame: Box) -> String {
-        let inside = lines.filter { Double($0.confidence) >= config.minLineConfidence && $0.box.fractionInside(frame) >= minLineFractionInside }
-            .sorted { $0.box.xMin < $1.box.xMin }
-            .map { collapsingWhitespace($0.text) }.filter { !$0.isEmpty }
-        guard let time = inside.firstIndex(where: Self.isTime) else { return inside.joined(separator: ", ") }
-        return ([inside[time]] + inside.indices.filter { $0 != time }.map { inside[$0] }).joined(separator: ", ")
+        let text = lines.filter { Double($0.confidence) >= config.minLineConfidence && $0.box.fractionInside(frame) >= minLineFractionInside }
+            .sorted { $0.box.xMin < $1.box.xMin }.map { collapsingWhitespace($0.text) }.joined(separator: " ")
+        return [Self.time, Self.charge].compactMap { pattern in text.range(of: pattern, options: .regularExpression).map { String(text[$0]) } }
+            .joined(separator: ", ")
     }
 
-    /// Whether `text` reads as a clock time ("9:41", "10:05 AM").
-    static func isTime(_ text: String) -> Bool {
-        text.range(of: #"^\d{1,2}:\d{2}(\s?[AaPp]\.?[Mm]\.?)?$"#, options: .regularExpression) != nil
-    }
+    /// A clock time ("9:41", "10:05 AM") and a battery charge ("85%").
+    static let time = #"(?<![\d:])\d{1,2}:\d{2}(\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"#
+    static let charge = #"(?<!\d)\d{1,3}\s?%"#
 }
