@@ -148,6 +148,17 @@ final class RealScreenRulesTests: XCTestCase {
         XCTAssertEqual(SpokenText.utterances(for: screen), ["Months, checkbox, on"])
     }
 
+    func testACheckboxAtTheRowsStartIsReadThereAndTextAtItsEndSaysNothing() {
+        // An empty outlined box at the start of the row, then the text, its last letters at the row's end.
+        let outline = [box(26, 106, 54, 109), box(26, 131, 54, 134), box(26, 106, 29, 134), box(51, 106, 54, 134)].map { ($0, grey) }
+        let letters = [box(330, 110, 333, 130), box(340, 110, 343, 130), box(340, 110, 352, 113), box(360, 110, 363, 130)].map { ($0, black) }
+        let image = drawn(size, outline + letters)
+        let screen = describe([detection("CheckedTextView", box(20, 100, 380, 140))], lines: nil, image: image)
+        XCTAssertEqual(screen.elements.map(\.selected), [false], "the box is empty; the letters are no mark")
+        let unknown = describe([detection("CheckedTextView", box(20, 100, 380, 140))], lines: nil, image: drawn(size, letters))
+        XCTAssertEqual(unknown.elements.map(\.selected), [nil], "no mark at either end: unknown, not guessed")
+    }
+
     // MARK: the file
 
     func testTheStatusBarRoundTripsThroughTheFile() throws {
