@@ -81,11 +81,13 @@ let package = Package(
         // Checks of shards before training: leakage between splits (perceptual hashes), suspicious boxes, rare classes.
         .target(name: "DataChecks", dependencies: ["Boxes", "Images", "Shards"]),
         // Importers for COCO, Pascal VOC and YOLO data sets.
-        .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "Yams"]),
+        .target(name: "Importers", dependencies: ["Boxes", "Images", "Shards", "Interchange", "VocabularyMaps", "Yams"]),
         // Per-class AP, AP-center, PR curves, thresholds, confusion matrices (evaluation.md).
         .target(name: "Evaluation", dependencies: ["Boxes", "FileKeys", "Shards", "Interchange", "Workers"]),
         // Screen descriptions (screen-description.md): from detections to accessibility elements, and their metrics.
-        .target(name: "ScreenDescription", dependencies: ["Boxes", "FileKeys", "IconVocabulary", "Images", "Outputs"]),
+        .target(name: "ScreenDescription", dependencies: ["Boxes", "FileKeys", "IconVocabulary", "Images", "Outputs", "VocabularyMaps"]),
+        // What each class of a detector vocabulary becomes in a description (vocabulary map files), and the interactive truth it decides.
+        .target(name: "VocabularyMaps", dependencies: ["Boxes", "ConfigFiles", "Yams"]),
         // Text recognition for descriptions: the TextRecognizer protocol and Tesseract behind it.
         .target(name: "OCR", dependencies: ["CTesseract", "Images", "Boxes"]),
         // Reports a person reads: the evaluation's HTML page, screen descriptions and their metrics.
@@ -101,7 +103,7 @@ let package = Package(
         // Data-parallel runs over MPI: the process group, deterministic collectives, synchronised batch norm.
         .target(name: "Distributed", dependencies: ["CMPI", "Engine"]),
         // Screen Recognition end to end: detector, deployment filter, OCR and the description heuristics.
-        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "IconRecognition", "IconVocabulary", "Images", "Interchange", "OCR", "Reports", "ScreenDescription", "Shards"]),
+        .target(name: "ScreenRecognition", dependencies: ["Boxes", "ConfigFiles", "Detection", "Engine", "IconRecognition", "IconVocabulary", "Images", "Interchange", "OCR", "Reports", "ScreenDescription", "Shards", "VocabularyMaps"]),
         // Exports for other runtimes: the detector as ONNX (encoded with Protobuf).
         .target(name: "Export", dependencies: ["Engine", "Layers", "Detection", "Boxes", "Protobuf"]),
         // TensorBoard event files: scalars, images and PR curves, TFRecord-framed.
@@ -112,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "uidetect",
             dependencies: [
-                "Outputs", "DetectorRuns", "IconRecognition", "IconVocabulary", "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks", "Workers",
+                "Outputs", "DetectorRuns", "IconRecognition", "IconVocabulary", "Engine", "Layers", "Optimizers", "Diagnostics", "Detection", "Distributed", "Training", "ScreenRecognition", "ScreenDescription", "VocabularyMaps", "OCR", "Checkpoints", "Export", "Boxes", "Images", "Shards", "Synthesis", "Importers", "Interchange", "Evaluation", "Reports", "DataChecks", "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -142,7 +144,8 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Optimizers", "Images", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Images", "TestSupport"], resources: [.copy("Scripts")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Evaluation", "Shards", "ScreenDescription", "Images", "TestSupport"]),
-        .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "IconVocabulary", "Images", "TestSupport"]),
+        .testTarget(name: "ScreenDescriptionTests", dependencies: ["ScreenDescription", "Boxes", "IconVocabulary", "Images", "VocabularyMaps", "TestSupport"]),
+        .testTarget(name: "VocabularyMapsTests", dependencies: ["VocabularyMaps", "Boxes"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR", "Images", "Boxes", "TestSupport"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "TestSupport"]),
         .testTarget(name: "ShardsTests", dependencies: ["Shards", "Synthesis", "TestSupport"], resources: [.copy("Fixtures")]),

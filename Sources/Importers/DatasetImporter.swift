@@ -2,6 +2,7 @@ import Boxes
 import Foundation
 import Images
 import Shards
+import VocabularyMaps
 
 /// A box as a source data set states it, in the pixels of the original image.
 public struct SourceBox: Equatable {
@@ -83,13 +84,16 @@ public struct DatasetImporter {
     public var size: Size
     public var shardSize: Int
     public var prefix: String
+    /// When given, each screen's `interactive` truth is derived from its boxes' classes through this map (`InteractiveTruth`).
+    public var interactiveTruth: VocabularyMap?
 
-    public init(sourceClasses: [String], classMap: ClassMap?, size: Size, shardSize: Int = 1000, prefix: String) {
+    public init(sourceClasses: [String], classMap: ClassMap?, size: Size, shardSize: Int = 1000, prefix: String, interactiveTruth: VocabularyMap? = nil) {
         self.sourceClasses = sourceClasses
         self.classMap = classMap
         self.size = size
         self.shardSize = shardSize
         self.prefix = prefix
+        self.interactiveTruth = interactiveTruth
     }
 
     /// The vocabulary of the shards written: the class map's common classes, or the source's.
@@ -173,8 +177,9 @@ public struct DatasetImporter {
                 writer = try ShardWriter(url: url, classNames: vocabulary, imageSize: size)
                 report.shards.append(url)
             }
+            let interactive = interactiveTruth.map { InteractiveTruth.derive(boxes: boxes, classNames: labels.map { vocabulary[Int($0)] }, map: $0) }
             try writer!.append(ScreenRecord(imageID: screen.imageID, groupID: screen.groupID, image: image, boxes: boxes,
-                                            labels: labels, originalSize: original.size))
+                                            labels: labels, originalSize: original.size, interactive: interactive))
             report.screens += 1
             report.boxes += boxes.count
             if writer!.count == shardSize { try writer!.finish(); writer = nil }

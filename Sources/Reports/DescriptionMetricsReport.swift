@@ -42,6 +42,9 @@ public struct DescriptionMetricsReport {
             ("icon type coverage", percent(m.iconTypeCoverage.value), "-", "\(c.iconTypesOfVocabulary) matched icons of the 52 types"),
             ("icon label precision", percent(m.iconLabelPrecision.value), "-", "\(c.iconTypesGiven) icon types given"),
             ("icon buttons with a label", percent(m.iconButtonsLabelled.value), "-", "\(c.iconButtons) matched true icon buttons"),
+            ("interactive elements recall", percent(m.interactiveRecall.value), "-", "\(c.interactiveTruePositives + c.interactiveFalseNegatives) known interactive boxes"),
+            ("interactive elements precision", percent(m.interactivePrecision.value), "-",
+             c.interactiveKnownNegatives == 0 ? "no box known not interactive" : "\(c.interactiveTruePositives + c.interactiveFalsePositives) said interactive"),
         ]
     }
 

@@ -41,11 +41,20 @@ public struct DescriptionPage {
             h += "<rect class=\"outline\" x=\"\(f.xMin)\" y=\"\(f.yMin)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(stroke)\"/>"
             h += "<text class=\"order\" x=\"\(f.xMin + Float(stroke))\" y=\"\(f.yMin + Float(fontSize))\" font-size=\"\(fontSize)\" fill=\"\(colour)\" font-weight=\"bold\">\(n + 1)</text>"
         }
-        h += "</svg></div><ol>"
+        if let bar = screen.statusBar {
+            let f = bar.frame
+            h += "<rect class=\"status\" x=\"\(f.xMin)\" y=\"\(f.yMin)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"none\" stroke=\"#888\" stroke-dasharray=\"\(2 * stroke)\" stroke-width=\"\(stroke)\"/>"
+        }
+        h += "</svg></div><div>"
+        if let bar = screen.statusBar {
+            // Outside the navigation order: VoiceOver reaches it by touch, not by swiping.
+            h += "<p>Status bar, outside the order (dashed): \(HTML.escape(SpokenText.utterance(for: bar))) <span class=\"kind\">(id \(bar.id))</span></p>"
+        }
+        h += "<ol>"
         for (e, words) in zip(screen.elements, spoken) {
             h += "<li>\(HTML.escape(words)) <span class=\"kind\">(\(HTML.escape(e.kind.rawValue)), id \(e.id))</span></li>"
         }
-        h += "</ol></div></body></html>\n"
+        h += "</ol></div></div></body></html>\n"
         return h
     }
 

@@ -7,11 +7,19 @@ import Images
 struct ContentAssignment {
     var config: DescriptionConfig.Content
     var pictureDescriber: (any PictureDescriber)?
+    var insideFraction = 0.9
 
     func apply(_ state: inout DescriptionState, lines: [TextLine], image: RGBImage) {
+        let frames = state.elements.map { (id: $0.id, frame: $0.frame, region: $0.kind.isRegion) }
         for i in state.elements.indices {
             let e = state.elements[i]
             switch e.kind {
+            case _ where e.kind.holdsItsLabel:
+                // Ours: a button, or a switch or checkbox of a detector that boxes it with its label, says
+                // the words in its box, unless it holds elements of its own (the grouping step's
+                // control-contents rule makes it speak theirs).
+                let holds = frames.contains { $0.id != e.id && !$0.region && $0.frame.fractionInside(e.frame) >= insideFraction }
+                if !holds { state.elements[i].label = readingRows(of: lines, inside: e.frame).joined(separator: " ") }
             case .text where e.source == .detector:
                 let rows = readingRows(of: lines, inside: e.frame)
                 state.elements[i].label = rows.joined(separator: " ")

@@ -1,11 +1,15 @@
 import FileKeys
 
 extension DescriptionConfig {
-    /// Step 6: the paper's four rules and seven of ours, in the order they run (`GroupingRules`).
+    /// Step 6: the paper's four rules and nine of ours, in the order they run (`GroupingRules`).
     public struct Grouping: Codable, Equatable, Sendable {
+        /// Ours: a button, switch or checkbox boxed with what it shows is one element with it.
+        public var controlContents = ControlContents()
         public var textLines = TextLines()
         /// Ours: figures with their captions centred under them, side by side ("1,234 / Followers").
         public var figureCaptions = FigureCaptions()
+        /// Ours: the tab bars a detector boxes hold tab buttons (and the tab-button heuristic is not run).
+        public var tabBars = TabBars()
         public var tabButtons = TabButtons()
         public var containers = Containers()
         public var pictureSubtitles = PictureSubtitles()
@@ -23,9 +27,22 @@ extension DescriptionConfig {
         public var trailingValues = TrailingValues()
 
         enum CodingKeys: String, CodingKey {
+            case controlContents = "control_contents", tabBars = "tab_bars"
             case textLines = "text_lines", figureCaptions = "figure_captions", tabButtons = "tab_buttons", containers, pictureSubtitles = "picture_subtitles", ratings, iconCaptions = "icon_captions"
             case iconText = "icon_text", labelField = "label_field", listRows = "list_rows", trailingValues = "trailing_values"
         }
+    }
+
+    /// Ours: a control boxed with its contents (`ControlContentsRule`); nothing to set but the switch.
+    public struct ControlContents: Codable, Equatable, Sendable, GroupingRuleSettings {
+        public var enabled = true
+        func problems() -> [ConfigProblem] { [] }
+    }
+
+    /// Ours: tab bars the detector boxes (`TabBarRule`); nothing to set but the switch.
+    public struct TabBars: Codable, Equatable, Sendable, GroupingRuleSettings {
+        public var enabled = true
+        func problems() -> [ConfigProblem] { [] }
     }
 
     /// The tab-bar rule, in shares of the screen height H.

@@ -14,9 +14,13 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
     public var interactivity = Interactivity()
     public var headers = Headers()
     public var dialogFocus = DialogFocus()
+    /// Ours: the status bar as one element outside the navigation order.
+    public var statusBar = StatusBar()
     public var grouping = Grouping()
     public var selection = Selection()
     public var navigationOrder = NavigationOrder()
+    /// Ours: elements with nothing to say are not spoken as their kind.
+    public var emptyElements = EmptyElements()
 
     /// Every step and rule on, with the defaults below.
     public init() {}
@@ -46,6 +50,8 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         c.grouping.textLines.maxGapGrowth = .greatestFiniteMagnitude
         c.grouping.iconCaptions.enabled = false
         c.selection.backgroundCue = false
+        c.statusBar.enabled = false
+        c.emptyElements.enabled = false
         return c
     }()
 
@@ -160,6 +166,35 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
     }
 
 
+    /// Ours: the status bar as one element outside the navigation order: the detector's box (a class
+    /// its vocabulary map makes `status_bar`) or the top strip recognised from its layout.
+    public struct StatusBar: Codable, Equatable, Sendable {
+        public var enabled = true
+        /// Without a detected status bar, recognise the top strip from its layout (icons and texts on one row, one at the right).
+        public var fromLayout = true
+        /// The strip lies within this share of the screen height (an iPhone's with a notch: 5.6%; Android's: 3-4%).
+        public var maxHeightFraction = 0.06
+        /// OCR lines read with less confidence are left out of its label (its glyphs read as "wT %").
+        public var minLineConfidence = 0.6
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, fromLayout = "from_layout", maxHeightFraction = "max_height_fraction", minLineConfidence = "min_line_confidence"
+        }
+
+        /// Impossible values, each naming its key in the section.
+        func problems() -> [ConfigProblem] {
+            var found = ConfigProblems(CodingKeys.self)
+            found.share(maxHeightFraction, .maxHeightFraction, allowZero: false)
+            found.share(minLineConfidence, .minLineConfidence)
+            return found.list
+        }
+    }
+
+    /// Ours: a top-level text with no words read, or an icon decided no button with no name, is left out (`EmptyElements`).
+    public struct EmptyElements: Codable, Equatable, Sendable {
+        public var enabled = true
+    }
+
     /// Step 7: selection state from class and from colour.
     public struct Selection: Codable, Equatable, Sendable {
         public var enabled = true
@@ -206,6 +241,7 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
         found.nest(.ocrText, ocrText.problems())
         found.nest(.content, content.problems())
         found.nest(.headers, headers.problems())
+        found.nest(.statusBar, statusBar.problems())
         found.nest(.grouping, grouping.problems())
         found.nest(.selection, selection.problems())
         return found.list
@@ -213,7 +249,8 @@ public struct DescriptionConfig: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case insideFraction = "inside_fraction", segmentedControls = "segmented_controls", ocrText = "ocr_text", content, interactivity
-        case headers, dialogFocus = "dialog_focus", grouping, selection, navigationOrder = "navigation_order"
+        case headers, dialogFocus = "dialog_focus", statusBar = "status_bar", grouping, selection, navigationOrder = "navigation_order"
+        case emptyElements = "empty_elements"
     }
 }
 

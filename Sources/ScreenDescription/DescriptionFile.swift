@@ -37,7 +37,10 @@ public enum DescriptionFile {
                 try check(e.children, here + ".children")
             }
         }
-        for (i, screen) in screens.enumerated() { try check(screen.elements, "[\(i)].elements") }
+        for (i, screen) in screens.enumerated() {
+            try check(screen.elements, "[\(i)].elements")
+            try check(screen.statusBar.map { [$0] } ?? [], "[\(i)].status_bar")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         return Data((try OrderedJSON.array(screens.map(\.orderedJSON)).text(encoder: encoder) + "\n").utf8)
@@ -56,7 +59,7 @@ extension DescribedScreen {
     /// The screen as description.json writes it.
     var orderedJSON: OrderedJSON {
         .object([("image_id", .string(imageID)), ("width", .number("\(width)")), ("height", .number("\(height)")),
-                 ("elements", .array(elements.map(\.orderedJSON)))])
+                 ("elements", .array(elements.map(\.orderedJSON))), ("status_bar", .optional(statusBar.map(\.orderedJSON)))])
     }
 }
 
@@ -77,7 +80,7 @@ extension DescribedElement {
 
 extension DescribedScreen: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case imageID = "image_id", width, height, elements
+        case imageID = "image_id", width, height, elements, statusBar = "status_bar"
     }
 
     /// Reads one screen, refusing unknown keys, negative sizes and repeated element ids.
@@ -91,6 +94,11 @@ extension DescribedScreen: Codable {
             throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(v) is not a positive number of pixels")
         }
         elements = try c.decode([DescribedElement].self, forKey: .elements)
+        // Optional: descriptions written before the status bar stood apart have no status_bar.
+        statusBar = try c.decodeIfPresent(DescribedElement.self, forKey: .statusBar)
+        if let bar = statusBar, bar.kind != .statusBar {
+            throw DecodingError.dataCorruptedError(forKey: .statusBar, in: c, debugDescription: "has kind \"\(bar.kind)\"; the status bar's kind is \"status_bar\"")
+        }
         var seen = Set<Int>()
         func check(_ elements: [DescribedElement], _ path: [CodingKey]) throws {
             for (i, e) in elements.enumerated() {
@@ -102,6 +110,7 @@ extension DescribedScreen: Codable {
             }
         }
         try check(elements, c.codingPath + [CodingKeys.elements])
+        try check(statusBar.map { [$0] } ?? [], c.codingPath + [CodingKeys.statusBar])
     }
 
     /// Writes every key (in the order an encoder keeps; `DescriptionFile` writes the spec's). Written
@@ -112,6 +121,7 @@ extension DescribedScreen: Codable {
         try c.encode(width, forKey: .width)
         try c.encode(height, forKey: .height)
         try c.encode(elements, forKey: .elements)
+        try c.encode(Nullable(statusBar), forKey: .statusBar)
     }
 }
 

@@ -23,6 +23,14 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
     @Nullable public var tabButtonsCorrect: Bool?
     /// Whether every true segment is matched and gets its true state.
     @Nullable public var segmentsCorrect: Bool?
+    /// Ours: every box with a known `interactive` (any class), said interactive when its matched leaf
+    /// is, or the top-level element holding it is (a tab, a row acting as its switch); a true
+    /// interactive box left unmatched counts as missed.
+    public var interactiveTruePositives = 0
+    public var interactiveFalsePositives = 0
+    public var interactiveFalseNegatives = 0
+    /// Boxes whose truth says they cannot be activated (without any, precision means nothing).
+    public var interactiveKnownNegatives = 0
     /// `button` on matched icons against `interactive`.
     public var iconTruePositives: Int
     public var iconFalsePositives: Int
@@ -83,6 +91,8 @@ public struct ScreenDescriptionMetrics: Codable, Equatable, Sendable {
         case iconTypesTrue = "icon_types_true", iconTypesRight = "icon_types_right", iconTypesOfVocabulary = "icon_types_of_vocabulary"
         case iconTypesCovered = "icon_types_covered", iconTypesGiven = "icon_types_given", iconTypesGivenRight = "icon_types_given_right"
         case iconButtons = "icon_buttons", iconButtonsLabelled = "icon_buttons_labelled"
+        case interactiveTruePositives = "interactive_true_positives", interactiveFalsePositives = "interactive_false_positives"
+        case interactiveFalseNegatives = "interactive_false_negatives", interactiveKnownNegatives = "interactive_known_negatives"
     }
 }
 
@@ -115,22 +125,25 @@ public enum DescriptionMetrics {
         guard description.size == truth.originalSize else {
             throw ScreenTruthError(imageID: truth.imageID, field: "original size", problem: "the description is \(description.size), the ground truth's screenshot \(truth.originalSize)")
         }
-        let leaves = match(description, truth)
+        let matched = match(description, truth)
+        // The status bar (outside the navigation order) is matched for boxes, texts and icons, not for groups and order.
+        let leaves = matched.filter { $0.top != nil }
         let tops = description.elements
         var m = ScreenDescriptionMetrics(
-            imageID: description.imageID, boxes: leaves.count, topLevelElements: tops.count, matchedBoxes: leaves.filter { $0.truth != nil }.count,
+            imageID: description.imageID, boxes: matched.count, topLevelElements: tops.count + (description.statusBar == nil ? 0 : 1),
+            matchedBoxes: matched.filter { $0.truth != nil }.count,
             predictedGroups: tops.filter { $0.leaves.count >= 2 }.count, iconTruePositives: 0, iconFalsePositives: 0, iconFalseNegatives: 0,
             textEditDistance: 0, textTrueLength: 0)
         // The matched true boxes of each top-level element.
         var truthOf = [[Int]](repeating: [], count: tops.count)
-        for l in leaves { if let j = l.truth { truthOf[l.top].append(j) } }
+        for l in leaves { if let j = l.truth, let t = l.top { truthOf[t].append(j) } }
 
         if truth.groupIndex != nil {
             m.incorrectlyGrouped = tops.indices.filter { t in
                 tops[t].leaves.count >= 2 && Set(truthOf[t].map(truth.element)).count >= 2
             }.count
             var topsOfGroup: [Int: Set<Int>] = [:]
-            for l in leaves { if let j = l.truth, case .group(let g) = truth.element(of: j) { topsOfGroup[g, default: []].insert(l.top) } }
+            for l in leaves { if let j = l.truth, let t = l.top, case .group(let g) = truth.element(of: j) { topsOfGroup[g, default: []].insert(t) } }
             m.shouldHaveGrouped = topsOfGroup.values.filter { $0.count >= 2 }.count
         }
         if let navOrder = truth.navOrder {
@@ -144,9 +157,21 @@ public enum DescriptionMetrics {
             m.orderErrors = ranks.count - longestNonDecreasingSubsequence(ranks)
         }
         m.tabButtonsCorrect = tabButtonsCorrect(tops, truthOf, truth)
-        m.segmentsCorrect = segmentsCorrect(leaves, truth)
+        m.segmentsCorrect = segmentsCorrect(matched, truth)
         if let interactive = truth.interactive {
-            for l in leaves where l.leaf.kind == .icon {
+            var said = [Bool?](repeating: nil, count: truth.boxes.count)
+            for l in matched { if let j = l.truth { said[j] = l.leaf.interactive || (l.top.map { tops[$0].interactive } ?? false) } }
+            for (j, value) in interactive.enumerated() {
+                guard let value else { continue }
+                switch (said[j] ?? false, value) {
+                case (true, true): m.interactiveTruePositives += 1
+                case (true, false): m.interactiveFalsePositives += 1
+                case (false, true): m.interactiveFalseNegatives += 1
+                case (false, false): break
+                }
+                if !value { m.interactiveKnownNegatives += 1 }
+            }
+            for l in matched where l.leaf.kind == .icon {
                 guard let j = l.truth, let truthValue = interactive[j] else { continue }
                 if truthValue {
                     m.iconButtons += 1
@@ -160,7 +185,7 @@ public enum DescriptionMetrics {
                 }
             }
         }
-        for icon in matchedIcons(leaves, truth) {
+        for icon in matchedIcons(matched, truth) {
             guard let t = icon.truth else { continue }
             m.iconTypesTrue += 1
             if icon.said == t || (t.isOther && icon.said == nil) { m.iconTypesRight += 1 }
@@ -174,7 +199,7 @@ public enum DescriptionMetrics {
             }
         }
         if let texts = truth.texts {
-            for l in leaves where l.leaf.kind == .text {
+            for l in matched where l.leaf.kind == .text {
                 guard let j = l.truth else { continue }
                 let (said, shown) = (collapsingWhitespace(l.leaf.label), collapsingWhitespace(texts[j]))
                 m.textEditDistance += editDistance(said, shown)
@@ -197,16 +222,17 @@ public enum DescriptionMetrics {
         }
     }
 
-    /// One described box: the top-level element it belongs to and the true box it matched.
+    /// One described box: the top-level element it belongs to (nil: the status bar's) and the true box it matched.
     struct MatchedLeaf {
-        let top: Int
+        let top: Int?
         let leaf: DescribedElement
         let truth: Int?
     }
 
-    /// Every leaf of `description` with the true box it matched.
+    /// Every leaf of `description` (its status bar's last) with the true box it matched.
     static func match(_ description: DescribedScreen, _ truth: ScreenTruth) -> [MatchedLeaf] {
-        let leaves = description.elements.enumerated().flatMap { t, e in e.leaves.map { (top: t, leaf: $0) } }
+        let inOrder: [(top: Int?, leaf: DescribedElement)] = description.elements.enumerated().flatMap { t, e in e.leaves.map { (top: Optional(t), leaf: $0) } }
+        let leaves = inOrder + (description.statusBar?.leaves ?? []).map { (top: nil, leaf: $0) }
         let scale = truth.scale
         let order = leaves.indices.sorted { a, b in
             switch (leaves[a].leaf.score, leaves[b].leaf.score) {

@@ -42,6 +42,10 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         public var iconTypesGivenRight = 0
         public var iconButtons = 0
         public var iconButtonsLabelled = 0
+        public var interactiveTruePositives = 0
+        public var interactiveFalsePositives = 0
+        public var interactiveFalseNegatives = 0
+        public var interactiveKnownNegatives = 0
 
         enum CodingKeys: String, CodingKey {
             case boxes, topLevelElements = "top_level_elements", screensWithGrouping = "screens_with_grouping", predictedGroups = "predicted_groups"
@@ -52,6 +56,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             case iconTypesTrue = "icon_types_true", iconTypesRight = "icon_types_right", iconTypesOfVocabulary = "icon_types_of_vocabulary"
             case iconTypesCovered = "icon_types_covered", iconTypesGiven = "icon_types_given", iconTypesGivenRight = "icon_types_given_right"
             case iconButtons = "icon_buttons", iconButtonsLabelled = "icon_buttons_labelled"
+            case interactiveTruePositives = "interactive_true_positives", interactiveFalsePositives = "interactive_false_positives"
+            case interactiveFalseNegatives = "interactive_false_negatives", interactiveKnownNegatives = "interactive_known_negatives"
         }
     }
 
@@ -88,6 +94,12 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
     public var iconLabelPrecision: Figure
     /// The share of matched true icon buttons with a label to speak.
     public var iconButtonsLabelled: Figure
+    /// Ours: recall of interactivity over every box whose truth says it can be activated (matched
+    /// leaf or its top-level element interactive; unmatched ones missed), and precision over the
+    /// boxes with a known `interactive`, null where the truth knows no box that cannot be (real
+    /// screens: the classes only ever say "can").
+    public var interactiveRecall: Figure
+    public var interactivePrecision: Figure
     public var counts: Counts
     public var perScreen: [ScreenDescriptionMetrics]
 
@@ -126,6 +138,10 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
             c.iconTypesGivenRight += s.iconTypesGivenRight
             c.iconButtons += s.iconButtons
             c.iconButtonsLabelled += s.iconButtonsLabelled
+            c.interactiveTruePositives += s.interactiveTruePositives
+            c.interactiveFalsePositives += s.interactiveFalsePositives
+            c.interactiveFalseNegatives += s.interactiveFalseNegatives
+            c.interactiveKnownNegatives += s.interactiveKnownNegatives
         }
         func ratio(_ a: Int, _ b: Int) -> Double? { b > 0 ? Double(a) / Double(b) : nil }
         self.screens = screens.count
@@ -144,6 +160,9 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         iconTypeCoverage = Figure(value: ratio(c.iconTypesCovered, c.iconTypesOfVocabulary), paper: nil)
         iconLabelPrecision = Figure(value: ratio(c.iconTypesGivenRight, c.iconTypesGiven), paper: nil)
         iconButtonsLabelled = Figure(value: ratio(c.iconButtonsLabelled, c.iconButtons), paper: nil)
+        interactiveRecall = Figure(value: ratio(c.interactiveTruePositives, c.interactiveTruePositives + c.interactiveFalseNegatives), paper: nil)
+        interactivePrecision = Figure(value: c.interactiveKnownNegatives == 0 ? nil
+                                          : ratio(c.interactiveTruePositives, c.interactiveTruePositives + c.interactiveFalsePositives), paper: nil)
         counts = c
         perScreen = screens
     }
@@ -170,7 +189,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
          ("tab_button_selection", tabButtonSelection), ("segment_selection", segmentSelection),
          ("icon_button_precision", iconButtonPrecision), ("icon_button_recall", iconButtonRecall),
          ("text_character_error_rate", textCharacterErrorRate), ("icon_type_accuracy", iconTypeAccuracy),
-         ("icon_type_coverage", iconTypeCoverage), ("icon_label_precision", iconLabelPrecision), ("icon_buttons_labelled", iconButtonsLabelled)]
+         ("icon_type_coverage", iconTypeCoverage), ("icon_label_precision", iconLabelPrecision), ("icon_buttons_labelled", iconButtonsLabelled),
+         ("interactive_recall", interactiveRecall), ("interactive_precision", interactivePrecision)]
     }
 
     /// Reads a description metrics file.
@@ -189,6 +209,8 @@ public struct DescriptionMetricsFile: Codable, Equatable, Sendable {
         case orderMeanErrors = "order_mean_errors", tabButtonSelection = "tab_button_selection", segmentSelection = "segment_selection"
         case iconButtonPrecision = "icon_button_precision", iconButtonRecall = "icon_button_recall"
         case textCharacterErrorRate = "text_character_error_rate", iconTypeAccuracy = "icon_type_accuracy", iconTypeCoverage = "icon_type_coverage"
-        case iconLabelPrecision = "icon_label_precision", iconButtonsLabelled = "icon_buttons_labelled", counts, perScreen = "per_screen"
+        case iconLabelPrecision = "icon_label_precision", iconButtonsLabelled = "icon_buttons_labelled"
+        case interactiveRecall = "interactive_recall", interactivePrecision = "interactive_precision"
+        case counts, perScreen = "per_screen"
     }
 }

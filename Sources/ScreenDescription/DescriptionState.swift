@@ -1,5 +1,6 @@
 import Boxes
 import IconVocabulary
+import VocabularyMaps
 
 /// One screen on its way through the steps: the top-level elements and what the steps learned
 /// about them that the output has no field for (read by later steps, then dropped).
@@ -17,19 +18,51 @@ struct DescriptionState {
     var searchFields: Set<Int> = []
     /// How many OCR rows a detected text holds (a heading is one line).
     var lineCounts: [Int: Int] = [:]
+    /// What each detection's class says of its interactivity (the vocabulary map's `interactive`), by
+    /// id, with the kind it was given: a step that changes the kind (a text made a segment) changes it.
+    var classInteractivity: [Int: (kind: ElementKind, interactive: Bool)] = [:]
+    /// Bars the detector boxed (vocabulary kinds `tab_bar` and `toolbar`): no elements themselves.
+    var tabBars: [Box] = []
+    var toolbars: [Box] = []
+    /// Whether the detector's vocabulary boxes tab bars (then the tab-button heuristic is not needed).
+    var vocabularyHasTabBars = false
+    /// Groups of a control with what the detector boxed inside it: activated as that control.
+    var controlGroups: Set<Int> = []
+    /// The status bar once found (step "status bar"), kept apart from the navigation order.
+    var statusBar: DescribedElement?
 
-    /// The detections as elements, each with its input index as id.
-    init(size: Size, detections: [ElementDetection]) {
+    /// The detections as elements, each with its input index as id and the kind `vocabulary` gives
+    /// its class (a class the map lacks keeps its own name as its kind). Bars are kept as bars, lists
+    /// and backgrounds left out (what lies inside them stays).
+    init(size: Size, detections: [ElementDetection], vocabulary: VocabularyMap = .defaultVocabulary) {
         self.size = size
-        elements = detections.enumerated().map { i, d in
-            DescribedElement(id: i, kind: ElementKind(rawValue: d.className), frame: d.box, score: d.score, source: .detector, iconType: d.iconType)
+        elements = []
+        for (i, d) in detections.enumerated() {
+            let entry = vocabulary.entry(d.className)
+            switch entry?.kind {
+            case .tabBar?: tabBars.append(d.box)
+            case .toolbar?: toolbars.append(d.box)
+            case .list?, .background?: break
+            default:
+                let kind = entry.map { ElementKind(rawValue: $0.kind.rawValue) } ?? ElementKind(rawValue: d.className)
+                elements.append(DescribedElement(id: i, kind: kind, frame: d.box, score: d.score, source: .detector, iconType: d.iconType))
+                if let entry { classInteractivity[i] = (kind, entry.interactive) }
+            }
+            if let guess = d.iconGuess { iconGuesses[i] = guess }
         }
-        for (i, d) in detections.enumerated() { if let guess = d.iconGuess { iconGuesses[i] = guess } }
+        vocabularyHasTabBars = vocabulary.has(.tabBar)
         nextID = detections.count
     }
 
     var width: Float { Float(size.width) }
     var height: Float { Float(size.height) }
+
+    /// Whether `e` can be activated by its class: as the vocabulary map says for its detection's
+    /// class, or, for an element the steps made or changed, as its kind is by default.
+    func interactiveByClass(_ e: DescribedElement) -> Bool {
+        if let known = classInteractivity[e.id], known.kind == e.kind { return known.interactive }
+        return DescriptionKind(rawValue: e.kind.rawValue)?.interactiveByDefault ?? false
+    }
 
     /// A fresh element id.
     mutating func takeID() -> Int {

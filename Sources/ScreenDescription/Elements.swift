@@ -29,13 +29,24 @@ public struct ElementKind: RawRepresentable, Hashable, Codable, Sendable, Expres
     public static let toggleUnselected: ElementKind = "toggle_unselected"
     public static let checkboxSelected: ElementKind = "checkbox_selected"
     public static let checkboxUnselected: ElementKind = "checkbox_unselected"
+    /// Ours, for detectors whose classes do not say the state (vocabulary maps): read from pixels, or unknown.
+    public static let toggle: ElementKind = "toggle"
+    public static let checkbox: ElementKind = "checkbox"
+    /// Ours: something activated as a whole (a detector's button class), labelled by its text or what it holds.
+    public static let button: ElementKind = "button"
+    /// Ours: the system's status bar, one element outside the navigation order (`DescribedScreen.statusBar`).
+    public static let statusBar: ElementKind = "status_bar"
     /// A group formed by the tab-button rule.
     public static let tabButton: ElementKind = "tab_button"
     /// A group formed by any other rule.
     public static let group: ElementKind = "group"
 
-    var isToggle: Bool { self == .toggleSelected || self == .toggleUnselected }
-    var isCheckbox: Bool { self == .checkboxSelected || self == .checkboxUnselected }
+    var isToggle: Bool { self == .toggleSelected || self == .toggleUnselected || self == .toggle }
+    var isCheckbox: Bool { self == .checkboxSelected || self == .checkboxUnselected || self == .checkbox }
+    /// A control whose state its class does not say (`toggle`, `checkbox`): step 7 reads it from pixels.
+    var isStateless: Bool { self == .toggle || self == .checkbox }
+    /// Controls a detector may box together with their label (a button, an Android Switch or CheckedTextView).
+    var holdsItsLabel: Bool { self == .button || isStateless }
     /// Kinds that only ever stand for a set of members.
     var isGroup: Bool { self == .tabButton || self == .group }
     /// Boxes that enclose other elements rather than show content of their own.
@@ -115,13 +126,17 @@ public struct DescribedScreen: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var elements: [DescribedElement]
+    /// The status bar (kind `status_bar`), apart from `elements`: VoiceOver reaches it outside the
+    /// app's navigation order; nil when the screen shows none that was found.
+    public var statusBar: DescribedElement?
 
     /// A screen with every field given.
-    public init(imageID: String, width: Int, height: Int, elements: [DescribedElement]) {
+    public init(imageID: String, width: Int, height: Int, elements: [DescribedElement], statusBar: DescribedElement? = nil) {
         self.imageID = imageID
         self.width = width
         self.height = height
         self.elements = elements
+        self.statusBar = statusBar
     }
 
     public var size: Size { Size(width: width, height: height) }

@@ -1,4 +1,5 @@
 import Boxes
+import VocabularyMaps
 
 /// What the interactivity model sees of one icon (screen-description.md, step 5: position, size,
 /// icon type, neighbours). Computed the same way for training (from ground truth) and for use.
@@ -56,20 +57,23 @@ public struct IconExample: Equatable, Sendable {
 }
 
 /// Step 5: `text_field`, toggles, checkboxes, `slider`, `page_control` and `segmented_control`
-/// are interactive by class (tab buttons when they are formed); icons when the model says so.
+/// are interactive by class (tab buttons when they are formed), and so is whatever the detector's
+/// vocabulary map says can be activated (a button class); ours: an icon inside a toolbar or tab
+/// bar the detector boxed is an action or a tab by platform convention; other icons when the model says so.
 struct InteractivityAssignment {
     var model: IconInteractivityModel?
-
-    static let interactiveClasses: Set<ElementKind> = [
-        .textField, .toggleSelected, .toggleUnselected, .checkboxSelected, .checkboxUnselected, .slider, .pageControl, .segmentedControl,
-    ]
+    var insideFraction = 0.9
 
     func apply(_ state: inout DescriptionState) {
         let all = state.elements.map { (kind: $0.kind, frame: $0.frame) }
+        let bars = state.tabBars + state.toolbars
         for i in state.elements.indices {
             let e = state.elements[i]
-            if Self.interactiveClasses.contains(e.kind) {
+            if state.interactiveByClass(e) {
                 state.elements[i].interactive = true
+            } else if e.kind == .icon && bars.contains(where: { e.frame.fractionInside($0) >= insideFraction }) {
+                state.elements[i].interactive = true
+                state.iconDecided.insert(e.id)
             } else if e.kind == .icon, let model {
                 var neighbours = all
                 neighbours.remove(at: i)

@@ -6,6 +6,11 @@ import Boxes
 struct Roles {
     func apply(_ state: inout DescriptionState) {
         state.elements = state.elements.map { finish($0, state) }
+        if var bar = state.statusBar {
+            // The bar speaks its own label (the time first); its members say nothing of their own.
+            bar.children = bar.children.map { finish($0, state) }
+            state.statusBar = bar
+        }
     }
 
     func finish(_ element: DescribedElement, _ state: DescriptionState) -> DescribedElement {
@@ -17,6 +22,14 @@ struct Roles {
         }
         e.children = e.children.map { finish($0, state) }
         e.label = e.children.map(\.label).filter { !$0.isEmpty }.joined(separator: ", ")
+        if state.controlGroups.contains(e.id), let control = e.children.first {
+            // Ours: a control boxed with what it shows is activated as a whole: it offers no actions.
+            e.interactive = true
+            e.traits = control.traits
+            e.value = control.value
+            e.selected = control.selected
+            return e
+        }
         if e.kind == .tabButton {
             // The tab is the control: it is activated as a whole, so it offers no actions.
             e.interactive = true
@@ -46,6 +59,8 @@ struct Roles {
         case .picture: return [.image]
         case .textField: return state.searchFields.contains(e.id) ? [.searchField] : []
         case .segmentedControl: return [.button] + (e.selected == true ? [.selected] : [])
+        case .button: return [.button]
+        case .statusBar: return [.staticText]
         case .slider, .pageControl: return [.adjustable]
         case _ where e.kind.isToggle || e.kind.isCheckbox: return [.button]
         default: return []

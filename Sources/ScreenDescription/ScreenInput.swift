@@ -31,13 +31,16 @@ public struct ScreenInput: Sendable {
     public var detections: [ElementDetection]
     /// nil when no OCR ran (texts keep empty labels and no text is added).
     public var textLines: [TextLine]?
+    /// Whether the icon classifier ran (an icon without `iconType` then has no name, rather than an unknown one).
+    public var iconsNamed: Bool
 
     /// A screen with every field given.
-    public init(imageID: String, image: RGBImage, detections: [ElementDetection], textLines: [TextLine]?) {
+    public init(imageID: String, image: RGBImage, detections: [ElementDetection], textLines: [TextLine]?, iconsNamed: Bool = false) {
         self.imageID = imageID
         self.image = image
         self.detections = detections
         self.textLines = textLines
+        self.iconsNamed = iconsNamed
     }
 }
 

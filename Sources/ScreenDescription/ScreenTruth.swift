@@ -1,5 +1,6 @@
 import Boxes
 import IconVocabulary
+import VocabularyMaps
 
 /// Why a screen's ground truth is unusable: the screen, the dataset, and what was wrong.
 public struct ScreenTruthError: Error, CustomStringConvertible, Equatable {
@@ -36,7 +37,8 @@ public struct ScreenTruth: Equatable, Sendable {
     /// The original screenshot's size; descriptions are in its pixels.
     public let originalSize: Size
     public let boxes: [Box]
-    public let classNames: [String]
+    /// Each box's class; once `describing(through:)` has run, its description kind.
+    public private(set) var classNames: [String]
     /// The group each box belongs to within the screen, nil for none.
     public let groupIndex: [Int?]?
     /// The rank of each box's top-level element in the reference order, nil for boxes outside it.
@@ -97,6 +99,14 @@ public struct ScreenTruth: Equatable, Sendable {
             guard let type = IconVocabulary.type(named: name) else { throw fail("icon_types", "row \(i): \"\(name)\" is not a type of the icon vocabulary") }
             return type
         } }
+    }
+
+    /// The truth with each box's class made the kind `vocabulary` gives it (a class it lacks keeps its
+    /// name), so that described elements match true boxes by kind: a `TextButton` box is a `button`.
+    public func describing(through vocabulary: VocabularyMap) -> ScreenTruth {
+        var t = self
+        t.classNames = classNames.map { vocabulary.entry($0)?.kind.rawValue ?? $0 }
+        return t
     }
 
     /// The uniform scale from original to stored pixels: min(W_s / W, H_s / H).

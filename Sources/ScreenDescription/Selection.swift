@@ -8,13 +8,24 @@ struct SelectionState {
 
     func apply(_ state: inout DescriptionState, image: RGBImage) {
         let cues = SelectionCues(image: image, config: config)
+        let pixels = ControlState(image: image, quantiser: cues.quantiser)
         state.updateLeaves { e in
-            if e.kind.isToggle || e.kind.isCheckbox { e.selected = e.kind == .toggleSelected || e.kind == .checkboxSelected }
+            switch e.kind {
+            // Ours: a class that does not say the state leaves it to the pixels (nil where they do not decide).
+            case .toggle: e.selected = pixels.toggle(e.frame)
+            case .checkbox: e.selected = pixels.checkbox(e.frame)
+            case _ where e.kind.isToggle || e.kind.isCheckbox: e.selected = e.kind == .toggleSelected || e.kind == .checkboxSelected
+            default: break
+            }
         }
+        // The tab buttons of each bar (a row of them: a top and a bottom bar are two sets) are siblings.
         let tabs = state.elements.indices.filter { state.elements[$0].kind == .tabButton }
-        let tabStates = cues.decide(frames: tabs.map { state.elements[$0].frame },
-                                    hasText: tabs.map { state.elements[$0].leaves.contains { $0.kind == .text } })
-        for (i, selected) in zip(tabs, tabStates) { state.elements[i].selected = selected }
+        for bar in TabBars.rows(tabs.map { state.elements[$0].frame }) {
+            let members = bar.map { tabs[$0] }
+            let tabStates = cues.decide(frames: members.map { state.elements[$0].frame },
+                                        hasText: members.map { state.elements[$0].leaves.contains { $0.kind == .text } })
+            for (i, selected) in zip(members, tabStates) { state.elements[i].selected = selected }
+        }
 
         var segments: [DescribedElement] = []
         state.updateLeaves { e in if e.kind == .segmentedControl { segments.append(e) } }
@@ -69,6 +80,12 @@ struct SelectionCues {
         }
         return unknown
     }
+}
+
+/// Tab buttons of one bar: those sharing a horizontal band, chained (a screen may show a row of tabs at the top and a tab bar at the bottom).
+public enum TabBars {
+    /// The bars among `frames`: indices, each bar in increasing order, bars by their first member.
+    public static func rows(_ frames: [Box]) -> [[Int]] { bands(frames) }
 }
 
 /// Segments of one control: on one row (one's vertical centre within the other's extent) with a

@@ -67,6 +67,7 @@ public enum SpokenText {
         case .checkboxSelected, .checkboxUnselected: return "checkbox"
         case .segmentedControl: return "segment"
         case .tabButton: return "tab"
+        case .button: return "button"
         default: return kind.rawValue.replacingOccurrences(of: "_", with: " ")
         }
     }
@@ -75,8 +76,11 @@ public enum SpokenText {
     /// segments across their control (as step 7 clusters them); nil for the rest.
     static func positions(in elements: [DescribedElement], segmentGapInHeights: Double) -> [(index: Int, count: Int)?] {
         var out = [(index: Int, count: Int)?](repeating: nil, count: elements.count)
-        let tabs = elements.indices.filter { elements[$0].kind == .tabButton }.sorted { (elements[$0].frame.xMin, $0) < (elements[$1].frame.xMin, $1) }
-        for (k, i) in tabs.enumerated() { out[i] = (k + 1, tabs.count) }
+        let tabs = elements.indices.filter { elements[$0].kind == .tabButton }
+        for bar in TabBars.rows(tabs.map { elements[$0].frame }) {
+            let members = bar.map { tabs[$0] }.sorted { (elements[$0].frame.xMin, $0) < (elements[$1].frame.xMin, $1) }
+            for (k, i) in members.enumerated() { out[i] = (k + 1, members.count) }
+        }
         let segments = elements.indices.filter { elements[$0].kind == .segmentedControl }
         for control in SegmentControls.cluster(segments.map { elements[$0].frame }, maxGapInHeights: segmentGapInHeights) {
             for (k, s) in control.enumerated() { out[segments[s]] = (k + 1, control.count) }

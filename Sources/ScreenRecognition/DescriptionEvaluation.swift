@@ -6,14 +6,17 @@ import Images
 import Reports
 import ScreenDescription
 import Shards
+import VocabularyMaps
 
 /// A description.json scored against truth shards and written as `uidetect evaluate-description`
 /// writes it: metrics.json and report.html, the report with a strip of the matched icons (cut from
 /// the shards' stored pixels) and what was said for each.
 public enum DescriptionEvaluation {
-    /// Scores the description file at `path` against `set`'s truth and writes the files into `folder` (a staging folder).
-    public static func run(description path: String, truth set: ShardSet, title: String, into folder: URL) throws -> DescriptionMetricsReport {
-        let truths = try TruthScreens.read(set)
+    /// Scores the description file at `path` against `set`'s truth, its classes made description
+    /// kinds through `vocabulary`, and writes the files into `folder` (a staging folder).
+    public static func run(description path: String, truth set: ShardSet, vocabulary: VocabularyMap = .defaultVocabulary, title: String,
+                           into folder: URL) throws -> DescriptionMetricsReport {
+        let truths = try TruthScreens.read(set, vocabulary: vocabulary)
         let described = try DescriptionFile.read(from: URL(fileURLWithPath: path))
         // A described screen the truth lacks, or one whose size disagrees, is the description file's fault: name it.
         let pairs: [(description: DescribedScreen, truth: ScreenTruth)]

@@ -7,6 +7,7 @@ import IconRecognition
 import Images
 import OCR
 import ScreenDescription
+import VocabularyMaps
 
 /// From a screenshot to what a screen reader needs (the Screen Recognition paper end to end):
 /// the detector with the deployment filter (step 1), OCR, and the description heuristics
@@ -62,15 +63,15 @@ public struct ScreenRecognizer {
         let lines = try textRecognizer?.recognise(image)
         timing.ocr = monotonicSeconds() - start
         start = monotonicSeconds()
-        let screen = describer.describe(ScreenInput(imageID: imageID, image: image, detections: elements, textLines: lines))
+        let screen = describer.describe(ScreenInput(imageID: imageID, image: image, detections: elements, textLines: lines, iconsNamed: iconClassifier != nil))
         timing.heuristics = monotonicSeconds() - start
         return (screen, elements, timing)
     }
 
-    /// The icons' types, from crops of the screenshot's own pixels (not the detector's letterboxed
-    /// input), classified in one batch.
+    /// The icons' types (every class the vocabulary map makes `icon`: an `ImageButton` too), from
+    /// crops of the screenshot's own pixels (not the detector's letterboxed input), classified in one batch.
     func name(_ elements: inout [ElementDetection], in image: RGBImage, with classifier: IconClassifier) {
-        let icons = elements.indices.filter { elements[$0].className == "icon" }
+        let icons = elements.indices.filter { describer.vocabulary.entry(elements[$0].className)?.kind == .icon }
         let crops = icons.map { IconInput.crop(image, box: elements[$0].box) }
         for (k, p) in zip(icons, classifier.classify(crops.map { $0.width >= IconCrops.minimumSide && $0.height >= IconCrops.minimumSide ? $0 : RGBImage(size: Size(width: 4, height: 4)) })) {
             elements[k].iconType = p.type

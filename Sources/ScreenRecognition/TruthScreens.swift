@@ -3,20 +3,24 @@ import Foundation
 import Images
 import ScreenDescription
 import Shards
+import VocabularyMaps
 
 /// Screen-description ground truth read from shards (screen-description.md, "Ground truth in shards").
 public enum TruthScreens {
     /// The truth of every screen of `set`, without pixels: boxes in stored pixels, the optional
-    /// datasets as the shards hold them (absent ones nil). A screen stored without its original
-    /// size is taken at its stored size.
-    public static func read(_ set: ShardSet) throws -> [ScreenTruth] {
+    /// datasets as the shards hold them (absent ones nil), classes made description kinds through
+    /// `vocabulary` when one is given. A screen stored without its original size is taken at its stored size.
+    public static func read(_ set: ShardSet, vocabulary: VocabularyMap? = nil) throws -> [ScreenTruth] {
         try (0..<set.count).map { i in
             let (k, _) = set.locate(i)
             let record = try set.record(at: i, withImage: false)
             guard let stored = set.readers[k].imageSize else {
                 throw ShardError.missing(path: set.readers[k].url.path, name: "dataset images (a truth shard needs its screens' size)")
             }
-            do { return try truth(record, storedSize: stored, classNames: set.classNames) } catch let error as ScreenTruthError {
+            do {
+                let t = try truth(record, storedSize: stored, classNames: set.classNames)
+                return vocabulary.map { t.describing(through: $0) } ?? t
+            } catch let error as ScreenTruthError {
                 throw error.located(in: set.readers[k].url.path)
             }
         }
@@ -37,6 +41,12 @@ public enum TruthScreens {
         return zip(truth.boxes, truth.classNames).map { box, name in
             ElementDetection(box: box.transformed(scaleX: s, scaleY: s), className: name, score: 1)
         }
+    }
+
+    /// The vocabulary map of `set`'s classes: `file` when given (every class must be in it), else the
+    /// built-in map that names them all; an error names the file (or the built-in maps) and the class.
+    public static func vocabulary(of set: ShardSet, file: String?) throws -> VocabularyMap {
+        try VocabularyMap.resolve(file: file, classNames: set.classNames, of: "the shards (\(set.readers.first?.url.path ?? "no shard"))")
     }
 
     /// Icon-interactivity examples of `truths` (icons with a known `interactive`), with their true icon types as a feature or without.

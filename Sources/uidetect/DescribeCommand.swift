@@ -9,6 +9,7 @@ import ScreenDescription
 import ScreenRecognition
 import Shards
 import Training
+import VocabularyMaps
 
 struct Describe: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,6 +29,8 @@ struct Describe: ParsableCommand {
     @Option(help: "Threshold for classes without one in --thresholds.") var scoreThreshold: Float = 0.25
     @Option(help: "A description config (YAML); default: the paper's steps with our additions.") var config: String?
     @Option(name: .customLong("set"), help: "Override a description config key: key=value (repeatable).") var overrides: [String] = []
+    @Option(help: "A vocabulary map (YAML, see Configs/vocabularies/): what each of the detector's classes becomes; default: the built-in map that names them all.")
+    var vocabularyMap: String?
     @Option(help: "An icon-interactivity model (uidetect train-icons); default: icon-interactivity.json beside the checkpoint, if any.") var iconModel: String?
     @Option(help: "An icon classifier (uidetect train-icon-classifier); default: icon-classifier.safetensors beside the checkpoint, if any.") var iconClassifier: String?
     @Flag(help: "Leave icons unnamed, also with a classifier beside the checkpoint (to measure what naming them changes).") var noIconClassifier = false
@@ -67,11 +70,14 @@ struct Describe: ParsableCommand {
             if printConfig { return print(try DescriptionConfigLoader.yaml(describerConfig), terminator: "") }
             let shards = try data.isEmpty ? nil : ShardSet(data)
             let screens = try shards.map { DescriptionInput.shards($0, truthBoxes: boxesFromTruth) } ?? DescriptionInput.screenshots(ScreenshotFiles(inputs))
-            let folder = try OutputFolder(out!, command: "describe", inputs: inputs + (shards?.readers.map(\.url.path) ?? [])
-                                          + [checkpoint, thresholds, config, iconModel, iconClassifier].compactMap { $0 })
-            defer { folder.discard() }
             let trained = try checkpoint.map { try TrainedDetector($0) }
             let classNames = trained?.classNames ?? shards!.classNames
+            // Before anything is written: a class without a mapping stops the run.
+            let vocabulary = try VocabularyMap.resolve(file: vocabularyMap, classNames: classNames,
+                                                       of: trained.map { "the detector \($0.files.detector.path)" } ?? "the shards (\(data.joined(separator: " ")))")
+            let folder = try OutputFolder(out!, command: "describe", inputs: inputs + (shards?.readers.map(\.url.path) ?? [])
+                                          + [checkpoint, thresholds, config, iconModel, iconClassifier, vocabularyMap].compactMap { $0 })
+            defer { folder.discard() }
             let picked = try DeploymentThresholds(file: thresholds, classNames: classNames)
             let iconURL = iconModel.map { URL(fileURLWithPath: $0) } ?? trained?.files.iconInteractivity
             let icons = try iconURL.map { try IconInteractivityModel(contentsOf: $0) }
@@ -83,10 +89,11 @@ struct Describe: ParsableCommand {
             let notes = [trained.map { "Detector \($0.files.detector.path) with \(picked.describe(fallback: scoreThreshold))." }
                             ?? "The shards' true boxes in place of detections (--boxes-from-truth).",
                          icons.map { _ in "Icon interactivity: \(iconURL!.path)." } ?? "No icon-interactivity model: icons are neither buttons nor images (interactivity unknown).",
+                         "Classes described through the vocabulary map \(vocabulary.name).",
                          classifier.map { "Icon types: \(classifierURL!.path) (threshold \(String(format: "%.3f", $0.threshold)))." } ?? "No icon classifier: icons are not named.",
                          ocr.note].compactMap { $0 }
             let recognizer = ScreenRecognizer(detector: trained?.detector, classNames: classNames, filter: picked.filter(classNames: classNames, fallback: scoreThreshold),
-                                              textRecognizer: ocr.recognizer, iconClassifier: classifier, describer: ScreenDescriber(config: describerConfig, iconModel: icons))
+                                              textRecognizer: ocr.recognizer, iconClassifier: classifier, describer: ScreenDescriber(config: describerConfig, iconModel: icons, vocabulary: vocabulary))
             let progress = ProgressLine()
             let outcome = try DescriptionRun(recognizer: recognizer, pages: !noPages, notes: notes).run(screens, into: folder.staging) { k, n in
                 progress.update("\(k)/\(n) screens", fractionDone: Double(k) / Double(max(1, n)))

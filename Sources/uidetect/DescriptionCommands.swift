@@ -71,13 +71,15 @@ struct EvaluateDescription: ParsableCommand {
     @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Truth shards, folders or globs.") var data: [String]
     @Option(help: "A description.json (uidetect describe).") var description: String
     @Option(help: "Output folder.") var out: String
+    @Option(help: "A vocabulary map (YAML) for the truth's classes; default: the built-in map that names them all.") var vocabularyMap: String?
 
     func run() throws {
         try reportingErrors {
             let set = try ShardSet(data)
+            let vocabulary = try TruthScreens.vocabulary(of: set, file: vocabularyMap)
             let folder = try OutputFolder(out, command: "evaluate-description", inputs: set.readers.map(\.url.path) + [description])
             defer { folder.discard() }
-            let report = try DescriptionEvaluation.run(description: description, truth: set, title: "Description of \(description) against \(data.joined(separator: " "))",
+            let report = try DescriptionEvaluation.run(description: description, truth: set, vocabulary: vocabulary, title: "Description of \(description) against \(data.joined(separator: " "))",
                                                        into: folder.staging)
             try folder.commit()
             print(report.text())

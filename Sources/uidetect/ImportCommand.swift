@@ -4,6 +4,7 @@ import Foundation
 import Outputs
 import Importers
 import Shards
+import VocabularyMaps
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,6 +19,9 @@ struct Import: ParsableCommand {
         Images are resized to --size keeping their aspect (padded right and bottom); original sizes are recorded.
         Every dropped or changed box is listed per file in OUT/import-report.txt, with counts at the end;
         so is every image given a distinct id because another file had its name (x.png and x.jpg: x and x-2).
+        --interactive-truth derives each box's `interactive` truth from the classes (README, "Vocabulary maps"): 1 for a
+        class the vocabulary map says can be activated (a button, a field, a switch, a checkbox) and for an icon inside a
+        toolbar or tab bar; -1 (unknown) for every other box.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case coco, voc, yolo }
@@ -29,10 +33,14 @@ struct Import: ParsableCommand {
     @Option(help: "A class-map YAML: rename the source's classes onto its common_classes, dropping the rest.") var classMap: String?
     @Option(help: "COCO only: the folder holding the images.") var images: String?
     @Option(help: "Screens per shard file.") var shardSize: Int = 1000
+    @Flag(help: "Derive the `interactive` truth from the classes through their vocabulary map.") var interactiveTruth = false
+    @Option(help: "With --interactive-truth: the vocabulary map (YAML); default: the built-in map that names every imported class.")
+    var vocabularyMap: String?
 
     func validate() throws {
         guard shardSize >= 1 else { throw ValidationError("--shard-size must be at least 1, got \(shardSize)") }
         if images != nil && format != .coco { throw ValidationError("--images applies to coco only") }
+        if vocabularyMap != nil && !interactiveTruth { throw ValidationError("--vocabulary-map applies with --interactive-truth only") }
     }
 
     func run() throws {
@@ -74,7 +82,12 @@ struct Import: ParsableCommand {
     /// Imports `screens` into shards in `folder` and writes `folder/import-report.txt`.
     private func importScreens(_ screens: [SourceScreen], sourceProblems: [ImportProblem] = [], classes: [String], map: ClassMap?, into folder: URL) throws {
         try refuseShards(in: folder)
-        let importer = DatasetImporter(sourceClasses: classes, classMap: map, size: size, shardSize: shardSize, prefix: format.rawValue)
+        var importer = DatasetImporter(sourceClasses: classes, classMap: map, size: size, shardSize: shardSize, prefix: format.rawValue)
+        if interactiveTruth {
+            // Before anything is written: every class the shards will hold needs a mapping.
+            importer.interactiveTruth = try VocabularyMap.resolve(file: vocabularyMap, classNames: importer.vocabulary, of: "the imported data set (\(source))")
+            print("interactive truth from the vocabulary map \(importer.interactiveTruth!.name)")
+        }
         let progress = ProgressLine()
         let start = Date()
         let report = try importer.run(screens, sourceProblems: sourceProblems, into: folder) { done, total in

@@ -122,6 +122,8 @@ final class DescriberTests: XCTestCase {
         }
         config.selection.enabled = false
         config.navigationOrder.enabled = false
+        config.statusBar.enabled = false
+        config.emptyElements.enabled = false
         let screen = ScreenDescriber(config: config).describe(SettingsScreen.input)
         XCTAssertEqual(screen.elements.map(\.id), Array(0..<13), "detections as they came")
         XCTAssertTrue(screen.elements.allSatisfy { $0.label.isEmpty && !$0.interactive && $0.selected == nil })

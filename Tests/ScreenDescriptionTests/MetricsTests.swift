@@ -105,7 +105,7 @@ final class MetricsTests: XCTestCase {
         described.elements[4].children[0].label = "  "
         let m = try DescriptionMetrics.evaluate(described, against: MetricsFixture.truth())
         XCTAssertEqual([m.iconButtons, m.iconButtonsLabelled], [2, 1])
-        let file = DescriptionMetricsFile(screens: [m, m])
+        let file = DescriptionMetricsFile([m, m])
         XCTAssertEqual(file.iconButtonsLabelled.value, 0.5)
         XCTAssertEqual([file.counts.iconButtons, file.counts.iconButtonsLabelled], [4, 2])
     }

@@ -11,12 +11,13 @@ struct Grouping {
 }
 
 /// Step 6's rules, each listed once, in the order they run: the paper's four (text lines, tab
-/// buttons, containers, picture subtitles) with ours fitted in (figure captions after text lines;
-/// then ratings, icon captions, icons in text rows, a label above its field, list rows, trailing
-/// values). Each acts on the top-level elements the ones before it left.
+/// buttons, containers, picture subtitles) with ours fitted in (first the controls boxed with their
+/// contents; figure captions after text lines; the tab bars a detector boxed before the tab-button
+/// heuristic; then ratings, icon captions, icons in text rows, a label above its field, list rows,
+/// trailing values). Each acts on the top-level elements the ones before it left.
 enum GroupingRules {
     static let inOrder: [any GroupingRule.Type] = [
-        TextLineRule.self, FigureCaptionRule.self, TabButtonRule.self, ContainerRule.self, PictureSubtitleRule.self,
+        ControlContentsRule.self, TextLineRule.self, FigureCaptionRule.self, TabBarRule.self, TabButtonRule.self, ContainerRule.self, PictureSubtitleRule.self,
         RatingRule.self, IconCaptionRule.self, IconTextRule.self, LabelFieldRule.self, ListRowRule.self, TrailingValueRule.self,
     ]
 }

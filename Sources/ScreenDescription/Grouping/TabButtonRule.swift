@@ -10,6 +10,8 @@ struct TabButtonRule {
     var insideFraction = 0.9
 
     func apply(_ state: inout DescriptionState) {
+        // A detector that boxes tab bars has said where they are (`TabBarRule`); none boxed means none.
+        guard !state.vocabularyHasTabBars else { return }
         let h = state.height
         guard let bottom = state.elements.filter({ !$0.kind.isRegion }).map(\.frame.yMax).max() else { return }
         let cards = state.elements.filter { $0.kind == .container && Double($0.frame.width) < config.maxCardWidth * Double(state.width) }.map(\.frame)
