@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the built-in default: set up and build (release); check the engine;
 # synthesize the default data set if it is missing and split it by app; train the
-# quickstart detector (about 18 minutes on 2 cores; a second call resumes or reuses it);
+# quickstart detector (18-24 minutes on 2 Zen 4 cores, about 45 on a 2.5 GHz Xeon; a second call resumes or reuses it);
 # evaluate its best checkpoint on the held-out test screens; train the icon-interactivity model and
 # the icon classifier beside it; describe the test screens and score the descriptions.
 # Extra arguments go to `uidetect train` (e.g. --set steps=500).
@@ -31,7 +31,7 @@ fi
 "$uidetect" evaluate --data "$data/test" --checkpoint "$run" --out "$run/test-evaluation"
 
 # What describe needs beside the detector: the icon-interactivity model (seconds) and the icon
-# classifier (about 10 minutes; resumed if interrupted), so that `describe --checkpoint $run` names icons.
+# classifier (about 8 minutes on 2 Zen 4 cores; resumed if interrupted), so that `describe --checkpoint $run` names icons.
 if [ ! -e "$run/icon-interactivity.json" ]; then
     "$uidetect" train-icons --data "$data/train" --val "$data/val" --checkpoint "$run"
 fi
