@@ -76,9 +76,12 @@ public struct EvaluationRun {
 
     private var imageIDs: Set<String> { Set(images.map(\.imageID)) }
 
+    /// The evaluation of `detections` with its errors at the picked thresholds.
     private func evaluate(_ detections: [Evaluation.Detection], source: EvaluationSource, found: (detections: [ScoredDetection], classNames: [String])?) -> Evaluated {
         let input = EvaluationInput(classNames: classNames, images: images, detections: detections)
-        return Evaluated(summary: evaluator.summarize(input, source: source), input: input, found: found)
+        var summary = evaluator.summarize(input, source: source)
+        summary.errors = evaluator.errors(input, picks: summary.picks)
+        return Evaluated(summary: summary, input: input, found: found)
     }
 
     /// Which of a detector's detections files an evaluation folder gets.
@@ -91,8 +94,8 @@ public struct EvaluationRun {
     }
 
     /// Writes `evaluated` into `folder` (a staging folder): metrics.json, pr_curves.csv,
-    /// thresholds.json, confusion_matrix.csv, report.html titled `title`, and the detector's
-    /// detections as `files` says. Returns what the COCO results left out, if written.
+    /// thresholds.json, confusion_matrix.csv, errors.json, report.html titled `title` (with its error
+    /// gallery), and the detector's detections as `files` says. Returns what the COCO results left out, if written.
     @discardableResult
     public func write(_ evaluated: Evaluated, title: String, files: DetectionFiles, to folder: URL) throws -> COCOResultsFile.LeftOut? {
         var left: COCOResultsFile.LeftOut?
@@ -111,7 +114,9 @@ public struct EvaluationRun {
             Result {
                 if part == 0 { return try EvaluationFiles.write(evaluated.summary, to: folder) }
                 let screens = try ReportScreen.first(EvaluationReport.screensShown, of: set, input: evaluated.input, picks: evaluated.summary.picks)
-                try EvaluationReport(evaluated.summary, title: title, screens: screens).write(to: folder.appendingPathComponent(EvaluationReport.fileName))
+                let gallery = try evaluated.summary.errors.map { try ErrorGallery.make($0, classCount: classNames.count, set: set) }
+                try EvaluationReport(evaluated.summary, title: title, screens: screens, gallery: gallery)
+                    .write(to: folder.appendingPathComponent(EvaluationReport.fileName))
             }
         }
         for w in written { try w.get() }
