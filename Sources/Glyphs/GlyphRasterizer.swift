@@ -24,10 +24,10 @@ public final class GlyphRasterizer: @unchecked Sendable {
     /// `glyph` fitted (aspect kept) into a `side` x `side` square, its longer extent `fill` of the
     /// side, centred; `weight` in pixels grows (positive) or thins (negative) every stroke;
     /// `aspect` stretches it wider (above 1) or taller, `shear` slants it, and `rotation`
-    /// (radians) turns it about its centre, in that order: the small distortions by which one
-    /// icon set's drawing of a shape differs from another's.
+    /// (radians) turns it about its centre, in that order, after `mirrored` flips it left to right:
+    /// the distortions by which one icon set's drawing of a shape differs from another's.
     public func mask(_ glyph: VectorGlyph, side: Int, fill: Double = 1, weight: Double = 0, aspect: Double = 1, shear: Double = 0,
-                     rotation: Double = 0) -> Mask {
+                     rotation: Double = 0, mirrored: Bool = false) -> Mask {
         var mask = Mask(width: side, height: side, coverage: [UInt8](repeating: 0, count: side * side))
         guard side > 0, let b = glyph.bounds else { return mask }
         let extent = max(b.xMax - b.xMin, b.yMax - b.yMin)
@@ -38,7 +38,7 @@ public final class GlyphRasterizer: @unchecked Sendable {
         var points: [FT_Vector] = [], tags: [CChar] = [], ends: [Int16] = []
         for contour in glyph.contours where !contour.isEmpty {
             for p in contour {
-                let (sx, sy) = ((p.x - cx) * scale * aspect, (p.y - cy) * scale / aspect)
+                let (sx, sy) = ((p.x - cx) * scale * aspect * (mirrored ? -1 : 1), (p.y - cy) * scale / aspect)
                 let (dx, dy) = (sx + shear * sy, sy)
                 let (rx, ry) = (c * dx - s * dy, s * dx + c * dy)
                 // FreeType's y points up, from the mask's bottom edge; 26.6 fixed point.

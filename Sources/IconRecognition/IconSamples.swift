@@ -120,8 +120,11 @@ public struct IconSamples: Sendable {
         }
         let weight = Double(g.uniform(-0.35...1.0)) * Double(glyphBox.width) / 24
         let d = o.distortion
+        // Shapes whose meaning does not hang on which way they face are drawn turned and mirrored as
+        // icon sets draw them (a paper clip at any slant, a magnifier's handle left or right).
+        let turn = Self.turnable.contains(type.name) ? Float.pi / 5 : d * 0.6
         let shape = Shape(fill: Double(g.uniform(0.75...1)), weight: weight, aspect: Double(expf(g.uniform(-d...d))), shear: Double(g.uniform(-d...d)),
-                          rotation: Double(g.uniform(-d...d)) * 0.6, outline: g.chance(o.outline))
+                          rotation: Double(g.uniform(-turn...turn)), mirrored: !Self.facing.contains(type.name) && g.chance(0.5), outline: g.chance(o.outline))
         draw(glyph.outline, in: glyphBox, colour: ink, shape: shape, on: &canvas, rasterizer)
         if g.chance(o.neighbour) { drawNeighbour(&canvas, around: iconBox, colour: inkColour(on: surface, light: light, &g), &g, rasterizer) }
 
@@ -137,15 +140,23 @@ public struct IconSamples: Sendable {
 
     // MARK: drawing
 
+    /// Types whose meaning turns on the way they face: never mirrored (back is not forward, and a
+    /// mirrored question mark or refresh arrow means something else).
+    static let facing: Set<String> = ["back", "forward", "next", "previous", "play", "send", "help", "refresh", "done", "info", "share"]
+    /// Types drawn at any slant by one icon set or another.
+    static let turnable: Set<String> = ["attach", "edit", "search", "settings", "phone", "microphone", "bookmark", "lock", "notifications", "location"]
+
     /// How a glyph is drawn: its size in its box, stroke weight, distortion, and whether as its outline.
     struct Shape {
         var fill = 0.92, weight = 0.0, aspect = 1.0, shear = 0.0, rotation = 0.0
+        var mirrored = false
         var outline = false
     }
 
     func draw(_ outline: VectorGlyph, in box: Box, colour: RGB, shape: Shape = Shape(), on canvas: inout RGBImage, _ rasterizer: GlyphRasterizer) {
         let side = max(2, Int(box.width.rounded()))
-        var mask = rasterizer.mask(outline, side: side, fill: shape.fill, weight: shape.weight, aspect: shape.aspect, shear: shape.shear, rotation: shape.rotation)
+        var mask = rasterizer.mask(outline, side: side, fill: shape.fill, weight: shape.weight, aspect: shape.aspect, shear: shape.shear,
+                                   rotation: shape.rotation, mirrored: shape.mirrored)
         if shape.outline { mask = mask.outlined(depth: max(1, side / 14)) }
         let (x0, y0) = (Int(box.xMin.rounded()), Int(box.yMin.rounded()))
         for y in 0..<side where y0 + y >= 0 && y0 + y < canvas.height {
