@@ -23,10 +23,12 @@ public struct MetricsFile: Codable, Equatable, Sendable {
         @Nullable public var ap50Small: Double?
         @Nullable public var ap50Medium: Double?
         @Nullable public var ap50Large: Double?
-        /// Records of each error kind at the class's threshold; null where errors were not analysed.
-        @Nullable public var errors: ErrorCountsEntry?
-        /// AP50 gained when each kind of error alone is fixed; null without ground truth or analysis.
-        @Nullable public var ap50Gain: GainsEntry?
+        /// Records of each error kind at the class's threshold. Absent (not null) where errors were not
+        /// analysed, so that a file written without them keeps its bytes; null never occurs.
+        public var errors: ErrorCountsEntry?
+        /// AP50 gained when each kind of error alone is fixed; absent without analysis, null-free: a
+        /// class without ground truth has no AP to gain and leaves the key out too.
+        public var ap50Gain: GainsEntry?
 
         /// An entry with the figures of evaluation.md's example; the others nil.
         public init(name: String, gtCount: Int, detections: Int, ap50: Double?, apCenter: Double?) {
@@ -60,6 +62,7 @@ public struct MetricsFile: Codable, Equatable, Sendable {
         public var thresholdPicked: Bool
         public var truePositive, background, duplicate, wrongClass, poorLocalization, missed: Int
 
+        /// The counts of `e`.
         public init(_ e: ClassErrors) {
             (threshold, thresholdPicked) = (e.threshold, e.thresholdPicked)
             let c = e.counts
@@ -76,6 +79,7 @@ public struct MetricsFile: Codable, Equatable, Sendable {
     public struct GainsEntry: Codable, Equatable, Sendable {
         public var background, wrongClass, poorLocalization, duplicate, missed: Double
 
+        /// The gains of `g`.
         public init(_ g: APGains) {
             (background, wrongClass, poorLocalization, duplicate, missed) = (g.background, g.wrongClass, g.poorLocalization, g.duplicate, g.missed)
         }
@@ -125,8 +129,9 @@ public struct MetricsFile: Codable, Equatable, Sendable {
     @Nullable public var sizeBuckets: SizeBucketsEntry?
     /// What was scored; null where the caller did not say.
     @Nullable public var source: EvaluationSource?
-    /// Per kind, the mean over classes with ground truth of the AP50 with that kind fixed, minus `map50`.
-    @Nullable public var map50Gain: GainsEntry?
+    /// Per kind, the mean over classes with ground truth of the AP50 with that kind fixed, minus `map50`;
+    /// absent (not null) where errors were not analysed or no class has ground truth, as `errors` is.
+    public var map50Gain: GainsEntry?
 
     /// The figures of `result`.
     public init(_ result: EvaluationResult) {
