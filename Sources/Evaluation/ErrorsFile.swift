@@ -27,24 +27,16 @@ public enum ErrorsFile {
             if r.image != lastImage || r.image < 0 { (lastImage, imageID) = (r.image, DetectionsFile.quoted(r.imageID)) }
             text += "{\"image_id\": "
             text += imageID
-            text += ", \"class\": "
-            text += names[r.label]
-            text += ", \"score\": "
-            text += r.score.map { "\($0)" } ?? "null"
-            text += ", \"box\": "
-            append(r.box, to: &text)
+            text += ", "
+            append(names[r.label], r.score, r.box, to: &text)
             text += ", \"kind\": \""
             text += r.kind.rawValue
             text += "\", \"reason\": "
             text += r.reason.map { "\"\($0.rawValue)\"" } ?? "null"
             text += ", \"other\": "
             if let o = r.other {
-                text += "{\"class\": "
-                text += names[o.label]
-                text += ", \"score\": "
-                text += o.score.map { "\($0)" } ?? "null"
-                text += ", \"box\": "
-                append(o.box, to: &text)
+                text += "{"
+                append(names[o.label], o.score, o.box, to: &text)
                 text += ", \"iou\": \(o.iou)}"
             } else {
                 text += "null"
@@ -54,7 +46,12 @@ public enum ErrorsFile {
         return text + "]\n"
     }
 
-    private static func append(_ b: Box, to text: inout String) {
-        text += "[\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)]"
+    /// `"class": ..., "score": ..., "box": [...]`, the fields a record and the box it relates to share.
+    private static func append(_ quotedClass: String, _ score: Double?, _ b: Box, to text: inout String) {
+        text += "\"class\": "
+        text += quotedClass
+        text += ", \"score\": "
+        text += score.map { "\($0)" } ?? "null"
+        text += ", \"box\": [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)]"
     }
 }

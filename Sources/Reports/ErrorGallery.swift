@@ -17,17 +17,24 @@ public struct ErrorGallery {
     public static let examplesPerConfusion = 6
     /// Screens with the most errors shown.
     public static let screensShown = 8
-    /// Longest side of a crop in pixels; small boxes are enlarged up to `maxEnlargement` times.
+    /// Screens read for the whole gallery at most, those shown whole included. Reading a screen
+    /// (HDF5's inflate, one at a time in its global lock) is most of the gallery's cost: at this
+    /// bound `evaluate` of 400 screens takes well under 1.5 times what it took without the gallery.
+    public static let screensRead = 48
+    /// Longest side of a crop as shown, in CSS pixels; small boxes are shown enlarged up to
+    /// `maxEnlargement` times, by the browser (the JPEG keeps the screen's own pixels).
     static let cropSide = 120
     static let maxEnlargement: Float = 4
     /// Width of a whole screen in pixels.
     static let screenWidth = 240
-    static let jpegQuality = 72
 
     /// Which records are shown, from the analysis alone.
     public struct Selection: Equatable {
         /// Records (indices into `ErrorAnalysis.records`) of the gallery's tiles: per class, its
         /// false positives by score, then its misses by area, then the confusions' examples not already there.
+        /// Within `screensRead` screens: each class's first false positive and first miss are taken in turn,
+        /// then each class's second, and so on, from new screens while the bound allows, then only from
+        /// screens already read.
         public var tiles: [Int]
         public var confusions: [Confusion]
         /// Screens (indices into the evaluation's images) with the most false positives and misses, most first.
@@ -47,10 +54,9 @@ public struct ErrorGallery {
         public var examples: [Int]
     }
 
-    /// A crop: the JPEG, its size, and the record's box and related box as fractions of it.
+    /// A crop, and the record's box and related box as fractions of it.
     public struct Crop {
-        public var jpeg: Data
-        public var size: Size
+        public var picture: OutlinedPicture
         public var box: Box
         public var other: Box?
     }
@@ -60,8 +66,7 @@ public struct ErrorGallery {
         public var image: Int
         public var imageID: String
         public var errors: Int
-        public var jpeg: Data
-        public var size: Size
+        public var picture: OutlinedPicture
         public var boxes: [(record: Int, box: Box)]
     }
 
@@ -93,7 +98,7 @@ public struct ErrorGallery {
             Result { () -> (crops: [(Int, Crop)], screen: Screen?) in
                 let i = screenList[n]
                 guard let image = try set.record(at: i).image else { return ([], nil) }
-                let content = Self.content(of: set, screen: i, stored: image.size)
+                let content = OutlinedPicture.content(of: set, screen: i, stored: image.size)
                 let crops = try byScreen[i]!.map { r in (r, try crop(errors.records[r], from: image, content: content)) }
                 guard let records = drawn[i], let count = errorCounts[i] else { return (crops, nil) }
                 return (crops, try screen(i, errors: count, records: records.map { ($0, errors.records[$0]) }, image: image, content: content))
@@ -106,15 +111,6 @@ public struct ErrorGallery {
             if let s { screens[s.image] = s }
         }
         return ErrorGallery(selection: selection, crops: crops, screens: selection.screens.compactMap { screens[$0.image] })
-    }
-
-    /// The part of stored screen `i` that holds the screenshot: all of it, or without the padding of a letterboxed screenshot.
-    static func content(of set: ShardSet, screen i: Int, stored: Size) -> Size {
-        let (k, local) = set.locate(i)
-        guard let original = set.readers[k].originalSizes?[local], original.width > 0, original.height > 0 else { return stored }
-        let scale = Letterbox(original: original, target: stored).scale
-        return Size(width: min(stored.width, max(1, Int((Float(original.width) * scale).rounded(.up)))),
-                    height: min(stored.height, max(1, Int((Float(original.height) * scale).rounded(.up)))))
     }
 
     /// The pixel rectangle a crop of `box` (and `other`) takes: their union with a margin of half its
@@ -138,24 +134,23 @@ public struct ErrorGallery {
         let r = cropRect(record.box, other, content: content)
         let (w, h) = (r.x1 - r.x0, r.y1 - r.y0)
         let scale = min(Float(cropSide) / Float(max(w, h)), maxEnlargement)
-        let size = Size(width: max(1, Int((Float(w) * scale).rounded())), height: max(1, Int((Float(h) * scale).rounded())))
-        let pixels = image.cropped(x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1).resized(to: size)
+        let shown = Size(width: max(1, Int((Float(w) * scale).rounded())), height: max(1, Int((Float(h) * scale).rounded())))
+        // Enlarging is left to the browser: a JPEG of the crop's own pixels is smaller and made faster.
+        let size = scale < 1 ? shown : Size(width: w, height: h)
+        var picture = try OutlinedPicture(image.cropped(x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1).resized(to: size))
+        picture.shown = shown
         func fraction(_ b: Box) -> Box {
             Box(xMin: (b.xMin - Float(r.x0)) / Float(w), yMin: (b.yMin - Float(r.y0)) / Float(h),
                 xMax: (b.xMax - Float(r.x0)) / Float(w), yMax: (b.yMax - Float(r.y0)) / Float(h))
         }
-        return Crop(jpeg: try ImageCodec.encodeJPEG(pixels, quality: jpegQuality), size: size, box: fraction(record.box), other: other.map(fraction))
+        return Crop(picture: picture, box: fraction(record.box), other: other.map(fraction))
     }
 
     /// Screen `i` at `screenWidth` with `records` (numbered) drawn on it.
     static func screen(_ i: Int, errors: Int, records: [(Int, ErrorRecord)], image: RGBImage, content: Size) throws -> Screen {
-        let visible = image.cropped(x0: 0, y0: 0, x1: content.width, y1: content.height)
-        let width = min(screenWidth, visible.width)
-        let size = Size(width: width, height: max(1, Int((Float(visible.height) * Float(width) / Float(visible.width)).rounded())))
-        let (w, h) = (Float(content.width), Float(content.height))
-        let boxes = records.map { n, r in (record: n, box: Box(xMin: r.box.xMin / w, yMin: r.box.yMin / h, xMax: r.box.xMax / w, yMax: r.box.yMax / h)) }
-        return Screen(image: i, imageID: records.first?.1.imageID ?? "", errors: errors,
-                      jpeg: try ImageCodec.encodeJPEG(visible.resized(to: size), quality: jpegQuality), size: size, boxes: boxes)
+        let (picture, fraction) = try OutlinedPicture.screen(image, content: content, width: screenWidth)
+        return Screen(image: i, imageID: records.first?.1.imageID ?? "", errors: errors, picture: picture,
+                      boxes: records.map { n, r in (record: n, box: fraction(r.box)) })
     }
 }
 
@@ -164,7 +159,8 @@ extension ErrorGallery.Selection {
     public init(_ errors: ErrorAnalysis, classCount: Int) {
         let records = errors.records
         var falsePositives = [[Int]](repeating: [], count: classCount), misses = [[Int]](repeating: [], count: classCount)
-        var confused: [[Int]: [Int]] = [:]
+        // Wrong-class records by (true class, detected class), keyed truth * classCount + detected.
+        var confused: [Int: [Int]] = [:]
         var perScreen: [Int: Int] = [:]
         for (n, r) in records.enumerated() where r.image >= 0 {
             switch r.kind {
@@ -173,26 +169,46 @@ extension ErrorGallery.Selection {
             default: falsePositives[r.label].append(n)
             }
             perScreen[r.image, default: 0] += 1
-            if r.kind == .wrongClass, let o = r.other { confused[[o.label, r.label], default: []].append(n) }
+            if r.kind == .wrongClass, let o = r.other { confused[o.label * classCount + r.label, default: []].append(n) }
         }
         func score(_ n: Int) -> Double { records[n].score ?? 0 }
         func byScore(_ a: Int, _ b: Int) -> Bool { score(a) != score(b) ? score(a) > score(b) : a < b }
         func byArea(_ a: Int, _ b: Int) -> Bool { records[a].box.area != records[b].box.area ? records[a].box.area > records[b].box.area : a < b }
-        var tiles: [Int] = []
-        for c in 0..<classCount {
-            tiles += falsePositives[c].sorted(by: byScore).prefix(ErrorGallery.perClass)
-            tiles += misses[c].sorted(by: byArea).prefix(ErrorGallery.perClass)
-        }
-        confusions = confused.map { key, members in
-            ErrorGallery.Confusion(truth: key[0], detected: key[1], count: members.count,
-                                   examples: Array(members.sorted(by: byScore).prefix(ErrorGallery.examplesPerConfusion)))
-        }.sorted { ($1.count, $0.truth, $0.detected) < ($0.count, $1.truth, $1.detected) }
-        confusions = Array(confusions.prefix(ErrorGallery.confusionsShown))
-        var shown = Set(tiles)
-        for c in confusions { for e in c.examples where shown.insert(e).inserted { tiles.append(e) } }
-        self.tiles = tiles
         screens = perScreen.map { (image: $0.key, errors: $0.value) }
             .sorted { $0.errors != $1.errors ? $0.errors > $1.errors : $0.image < $1.image }
             .prefix(ErrorGallery.screensShown).map { $0 }
+        // Screens read so far; a record is admitted if its screen is one of them or the bound allows one more.
+        var read = Set(screens.map(\.image))
+        func admit(_ n: Int) -> Bool {
+            let i = records[n].image
+            if read.contains(i) { return true }
+            guard read.count < ErrorGallery.screensRead else { return false }
+            read.insert(i)
+            return true
+        }
+        // Each class's false positives then its misses; taken in turns, so that every class gets its worst first.
+        let lists = (0..<classCount).flatMap { c in [falsePositives[c].sorted(by: byScore), misses[c].sorted(by: byArea)] }
+        var next = [Int](repeating: 0, count: lists.count), taken = [[Int]](repeating: [], count: lists.count)
+        for _ in 0..<ErrorGallery.perClass {
+            for l in lists.indices {
+                while next[l] < lists[l].count {
+                    let n = lists[l][next[l]]
+                    next[l] += 1
+                    if admit(n) { taken[l].append(n); break }
+                }
+            }
+        }
+        var tiles = taken.flatMap { $0 }
+        confusions = confused.map { key, members in
+            ErrorGallery.Confusion(truth: key / classCount, detected: key % classCount, count: members.count, examples: [])
+        }.sorted { ($1.count, $0.truth, $0.detected) < ($0.count, $1.truth, $1.detected) }
+        confusions = Array(confusions.prefix(ErrorGallery.confusionsShown))
+        for k in confusions.indices {
+            let members = confused[confusions[k].truth * classCount + confusions[k].detected]!.sorted(by: byScore)
+            for n in members where confusions[k].examples.count < ErrorGallery.examplesPerConfusion && admit(n) { confusions[k].examples.append(n) }
+        }
+        var shown = Set(tiles)
+        for c in confusions { for e in c.examples where shown.insert(e).inserted { tiles.append(e) } }
+        self.tiles = tiles
     }
 }

@@ -15,9 +15,10 @@ extension EvaluationReport {
     ]
 
     static func kindName(_ k: ErrorKind) -> String { kinds.first { $0.kind == k }!.name }
+    static func color(_ k: ErrorKind) -> String { kinds.first { $0.kind == k }!.color }
 
     func errorsSection(_ errors: ErrorAnalysis) -> String {
-        var h = "<style>\(Self.errorsStyle)</style><h2 id=\"errors\">Where it fails</h2><p class=\"note\">At each class's picked threshold (0.5 where none, marked *): every kept detection is a "
+        var h = "<style>\(Self.errorsStyle)\(OutlinedPicture.style)</style><h2 id=\"errors\">Where it fails</h2><p class=\"note\">At each class's picked threshold (0.5 where none, marked *): every kept detection is a "
             + "true positive or a false positive of one kind, every true box is matched or missed (README, &ldquo;Where a detector fails&rdquo;). "
             + "Background: near no true box; duplicate: on a box a higher-scoring detection took; wrong class: on a box of another class; "
             + "poor localisation: on a box of its class at IoU 0.1 to below \(result.iouThreshold). "
@@ -79,23 +80,20 @@ extension EvaluationReport {
         if !gallery.screens.isEmpty {
             h += "<h3>Screens with the most errors</h3><p class=\"note\">False positives and missed boxes outlined in the colours of their kinds.</p><div class=\"screens\">"
             for s in gallery.screens {
-                h += "<div class=\"screen\"><h4>\(escape(s.imageID)): \(s.errors) errors</h4><div class=\"crop\" style=\"width:\(s.size.width)px;height:\(s.size.height)px\">"
-                h += "<img alt=\"screen\" width=\"\(s.size.width)\" height=\"\(s.size.height)\" data-src=\"data:image/jpeg;base64,\(s.jpeg.base64EncodedString())\">"
-                for (n, b) in s.boxes {
+                h += "<div class=\"screen\"><h4>\(escape(s.imageID)): \(s.errors) errors</h4>"
+                h += s.picture.html(s.boxes.map { n, b -> OutlinedPicture.Outline in
                     let r = records[n]
-                    h += outline(b, color: Self.kinds.first { $0.kind == r.kind }!.color, dashed: false,
-                                 title: "\(names[r.label]) \(Self.kindName(r.kind))" + (r.score.map { String(format: " %.2f", $0) } ?? ""))
-                }
-                h += "</div></div>"
+                    return .init(b, color: Self.color(r.kind), title: "\(names[r.label]) \(Self.kindName(r.kind))" + (r.score.map { String(format: " %.2f", $0) } ?? ""))
+                }) + "</div>"
             }
             h += "</div>"
         }
-        return h + "<script>\(Self.galleryScript)</script>"
+        return h + "<script>\(OutlinedPicture.lazyScript)\(Self.galleryScript)</script>"
     }
 
     /// One crop with its boxes and caption; `position` orders the gallery by class, worst first.
     private func tile(_ r: ErrorRecord, _ crop: ErrorGallery.Crop, position: Int?, names: [String]) -> String {
-        let color = Self.kinds.first { $0.kind == r.kind }!.color
+        let color = Self.color(r.kind)
         var about = Self.kindName(r.kind)
         switch r.kind {
         case .wrongClass: about += r.other.map { ": is \(names[$0.label])" } ?? ""
@@ -106,39 +104,26 @@ extension EvaluationReport {
         let score = r.score.map { String(format: " %.2f", $0) } ?? ""
         var h = "<figure class=\"tile\" data-c=\"\(escape(names[r.label]))\" data-k=\"\(r.kind.rawValue)\" data-s=\"\(r.score ?? -1)\" data-a=\"\(r.box.area)\""
         if let position { h += " data-o=\"\(position)\"" }
-        h += "><div class=\"crop\" style=\"width:\(crop.size.width)px;height:\(crop.size.height)px\">"
-        h += "<img alt=\"crop\" width=\"\(crop.size.width)\" height=\"\(crop.size.height)\" data-src=\"data:image/jpeg;base64,\(crop.jpeg.base64EncodedString())\">"
-        if let o = crop.other { h += outline(o, color: "#ffffff", dashed: true, title: nil) }
-        h += outline(crop.box, color: color, dashed: false, title: nil)
-        h += "</div><figcaption><b>\(escape(names[r.label]))\(score)</b><br>\(escape(about))<br><span title=\"\(escape(r.imageID))\">\(escape(r.imageID))</span></figcaption></figure>"
+        var outlines: [OutlinedPicture.Outline] = []
+        if let o = crop.other { outlines.append(OutlinedPicture.Outline(o, color: "#ffffff", dashed: true)) }
+        outlines.append(OutlinedPicture.Outline(crop.box, color: color))
+        h += ">" + crop.picture.html(outlines)
+        h += "<figcaption><b>\(escape(names[r.label]))\(score)</b><br>\(escape(about))<br><span title=\"\(escape(r.imageID))\">\(escape(r.imageID))</span></figcaption></figure>"
         return h
-    }
-
-    /// A box given as fractions of its picture, outlined over it.
-    private func outline(_ b: Box, color: String, dashed: Bool, title: String?) -> String {
-        func p(_ v: Float) -> String { String(format: "%.2f%%", 100 * min(1, max(0, v))) }
-        let w = min(1, max(0, b.xMax)) - min(1, max(0, b.xMin)), h = min(1, max(0, b.yMax)) - min(1, max(0, b.yMin))
-        return "<i class=\"box\(dashed ? " rel" : "")\" style=\"left:\(p(b.xMin));top:\(p(b.yMin));width:\(p(w));height:\(p(h));border-color:\(color)\""
-            + (title.map { " title=\"\(escape($0))\"" } ?? "") + "></i>"
     }
 
     /// Styles of the section.
     static let errorsStyle = """
         .gallery{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}.tile{margin:0;width:132px;font-size:11px;color:#444}
         .tile figcaption{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-        .crop{position:relative;background:#eee;border:1px solid #ccc}.crop img{display:block}
-        .crop .box{position:absolute;box-sizing:border-box;border:2px solid;box-shadow:0 0 0 1px #0008}
-        .crop .box.rel{border:1.5px dashed;box-shadow:none;outline:1px dashed #0009}
         .controls{margin:8px 0;font-size:13px}.controls select{margin-right:8px}
         table.sortable th{cursor:pointer}table.confusions td{vertical-align:top}
         """
 
-    /// Lazy pictures (decoded only when near the screen), the gallery's filters and sorting, links from
+    /// The gallery's filters and sorting, links from
     /// the table's counts to the gallery, and sorting of the error table by a click on a heading.
     static let galleryScript = """
         (function(){
-        var io='IntersectionObserver' in window?new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){var i=e.target;i.src=i.getAttribute('data-src');io.unobserve(i);}});},{rootMargin:'400px'}):null;
-        document.querySelectorAll('img[data-src]').forEach(function(i){if(io)io.observe(i);else i.src=i.getAttribute('data-src');});
         var box=document.getElementById('g-tiles');if(!box)return;
         var tiles=[].slice.call(box.children),cls=document.getElementById('g-class'),kind=document.getElementById('g-kind'),sort=document.getElementById('g-sort'),count=document.getElementById('g-count');
         function num(t,a){return parseFloat(t.getAttribute('data-'+a));}
