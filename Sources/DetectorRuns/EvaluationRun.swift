@@ -109,17 +109,18 @@ public struct EvaluationRun {
                 left = try COCOResultsFile.write(found, classNames: names, ids: ids, to: folder.appendingPathComponent(COCOResultsFile.fileName))
             }
         }
-        // The files and the report do not depend on each other: written side by side, on both cores.
-        let written = parallelMap(count: 2, workers: 2) { _, part in
-            Result {
-                if part == 0 { return try EvaluationFiles.write(evaluated.summary, to: folder) }
-                let screens = try ReportScreen.first(EvaluationReport.screensShown, of: set, input: evaluated.input, picks: evaluated.summary.picks)
-                let gallery = try evaluated.summary.errors.map { try ErrorGallery.make($0, classCount: classNames.count, set: set) }
-                try EvaluationReport(evaluated.summary, title: title, screens: screens, gallery: gallery)
-                    .write(to: folder.appendingPathComponent(EvaluationReport.fileName))
+        // The files, the report's first screens and the error gallery do not depend on each other: made
+        // side by side on both cores (the gallery, the longest, alone on one), then the page from them.
+        let made = parallelMap(count: 2, workers: 2) { _, part in
+            Result { () -> (screens: [ReportScreen], gallery: ErrorGallery?) in
+                if part == 1 { return ([], try evaluated.summary.errors.map { try ErrorGallery.make($0, classCount: classNames.count, set: set) }) }
+                try EvaluationFiles.write(evaluated.summary, to: folder)
+                return (try ReportScreen.first(EvaluationReport.screensShown, of: set, input: evaluated.input, picks: evaluated.summary.picks), nil)
             }
         }
-        for w in written { try w.get() }
+        let (screens, gallery) = (try made[0].get().screens, try made[1].get().gallery)
+        try EvaluationReport(evaluated.summary, title: title, screens: screens, gallery: gallery)
+            .write(to: folder.appendingPathComponent(EvaluationReport.fileName))
         return left
     }
 

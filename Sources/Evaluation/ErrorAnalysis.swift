@@ -173,6 +173,8 @@ public struct ErrorAnalysis: Equatable, Sendable {
     public var classes: [ClassErrors]
     /// Per kind, the mean over classes with ground truth of the AP50 with that kind fixed, minus mAP50; nil without any.
     public var meanGains: APGains?
+    /// The evaluation's number of screens.
+    public var screens: Int
 }
 
 extension Evaluator {
@@ -197,7 +199,7 @@ extension Evaluator {
                                     duplicate: f.duplicate - f.base, missed: f.missed - f.base)
                         })
         }
-        return ErrorAnalysis(records: records, classes: classes, meanGains: fixed.meanGains)
+        return ErrorAnalysis(records: records, classes: classes, meanGains: fixed.meanGains, screens: input.images.count)
     }
 }
 

@@ -137,7 +137,7 @@ public struct DescriptionMetricsReport {
             h += "<figure class=\"dscreen\" data-t=\"\(e.count)\" data-g=\"\(grouping)\" data-o=\"\(e.outOfOrder.count)\">" + s.picture.html(outlines)
             h += "<figcaption><b>\(HTML.escape(e.imageID))</b><br>\(e.mixedGroups.count) mixed, \(e.splitGroups.count) split, \(e.outOfOrder.count) out of order</figcaption></figure>"
         }
-        h += "</div><script>\(OutlinedPicture.lazyScript)\(Self.errorsScript)</script>"
+        h += "</div><script>\(Self.errorsScript)</script>"
         return h
     }
 

@@ -17,10 +17,11 @@ public struct ErrorGallery {
     public static let examplesPerConfusion = 6
     /// Screens with the most errors shown.
     public static let screensShown = 8
-    /// Screens read for the whole gallery at most, those shown whole included. Reading a screen
-    /// (HDF5's inflate, one at a time in its global lock) is most of the gallery's cost: at this
-    /// bound `evaluate` of 400 screens takes well under 1.5 times what it took without the gallery.
-    public static let screensRead = 48
+    /// Screens read for the whole gallery at most, those shown whole included: 32, or one in 16 of
+    /// the evaluation's screens when that is more. Reading a screen (HDF5's inflate, one at a time in
+    /// its global lock) is most of the gallery's cost, so it grows with the evaluation's own work:
+    /// `evaluate` of 400 screens stays under 1.5 times its time without the gallery (Experiments/error-gallery).
+    public static func screensRead(of screens: Int) -> Int { max(32, screens / 16) }
     /// Longest side of a crop as shown, in CSS pixels; small boxes are shown enlarged up to
     /// `maxEnlargement` times, by the browser (the JPEG keeps the screen's own pixels).
     static let cropSide = 120
@@ -32,7 +33,7 @@ public struct ErrorGallery {
     public struct Selection: Equatable {
         /// Records (indices into `ErrorAnalysis.records`) of the gallery's tiles: per class, its
         /// false positives by score, then its misses by area, then the confusions' examples not already there.
-        /// Within `screensRead` screens: each class's first false positive and first miss are taken in turn,
+        /// Within `screensRead(of:)` screens: each class's first false positive and first miss are taken in turn,
         /// then each class's second, and so on, from new screens while the bound allows, then only from
         /// screens already read.
         public var tiles: [Int]
@@ -93,11 +94,13 @@ public struct ErrorGallery {
         for (n, r) in errors.records.enumerated() where r.kind != .truePositive && drawn[r.image] != nil { drawn[r.image]!.append(n) }
         let errorCounts = Dictionary(uniqueKeysWithValues: selection.screens.map { ($0.image, $0.errors) })
         let screenList = byScreen.keys.sorted()
-        // Each screen read once, and its crops cut, on both cores.
+        // Each screen read once, one after the other (HDF5 reads one at a time in its global lock,
+        // so threads would only wait on each other), then its crops cut and encoded on both cores.
+        let images = try screenList.map { try set.record(at: $0).image }
         let made = parallelMap(count: screenList.count, workers: ProcessInfo.processInfo.activeProcessorCount) { _, n in
             Result { () -> (crops: [(Int, Crop)], screen: Screen?) in
                 let i = screenList[n]
-                guard let image = try set.record(at: i).image else { return ([], nil) }
+                guard let image = images[n] else { return ([], nil) }
                 let content = OutlinedPicture.content(of: set, screen: i, stored: image.size)
                 let crops = try byScreen[i]!.map { r in (r, try crop(errors.records[r], from: image, content: content)) }
                 guard let records = drawn[i], let count = errorCounts[i] else { return (crops, nil) }
@@ -179,10 +182,11 @@ extension ErrorGallery.Selection {
             .prefix(ErrorGallery.screensShown).map { $0 }
         // Screens read so far; a record is admitted if its screen is one of them or the bound allows one more.
         var read = Set(screens.map(\.image))
+        let bound = ErrorGallery.screensRead(of: errors.screens)
         func admit(_ n: Int) -> Bool {
             let i = records[n].image
             if read.contains(i) { return true }
-            guard read.count < ErrorGallery.screensRead else { return false }
+            guard read.count < bound else { return false }
             read.insert(i)
             return true
         }

@@ -88,7 +88,7 @@ extension EvaluationReport {
             }
             h += "</div>"
         }
-        return h + "<script>\(OutlinedPicture.lazyScript)\(Self.galleryScript)</script>"
+        return h + "<script>\(Self.galleryScript)</script>"
     }
 
     /// One crop with its boxes and caption; `position` orders the gallery by class, worst first.

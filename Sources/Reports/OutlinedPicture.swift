@@ -4,8 +4,10 @@ import Images
 import Shards
 
 /// A small JPEG of (part of) a stored screen with boxes outlined over it by the page, as the error
-/// galleries of `evaluate` and `evaluate-description` show them. The JPEG sits in the page but is
-/// decoded only when scrolled near (`lazyScript`), so that a page of a few thousand opens at once.
+/// galleries of `evaluate` and `evaluate-description` show them. The JPEG sits in the page, marked
+/// `loading="lazy" decoding="async"`, so that the browser decodes only what is scrolled near and a
+/// page of a few thousand opens at once (no script: a page that relied on one showed nothing to a
+/// headless browser, whose observers did not fire).
 public struct OutlinedPicture {
     /// A box to outline, as fractions of the picture (0...1 across and down).
     public struct Outline {
@@ -50,20 +52,23 @@ public struct OutlinedPicture {
                     height: min(stored.height, max(1, Int((Float(original.height) * scale).rounded(.up)))))
     }
 
-    /// The content of `image` (its top-left `content`) at most `width` pixels wide, and the factor that
-    /// turns a box in stored pixels into fractions of the picture.
+    /// The content of `image` (its top-left `content`) shown at most `width` pixels wide, and the function
+    /// that turns a box in stored pixels into fractions of the picture. Content up to twice as wide keeps
+    /// its pixels and the browser shrinks it: resampling it here would cost more than the larger JPEG.
     public static func screen(_ image: RGBImage, content: Size, width: Int) throws -> (picture: OutlinedPicture, toFractions: (Box) -> Box) {
         let visible = image.cropped(x0: 0, y0: 0, x1: content.width, y1: content.height)
         let w = min(width, visible.width)
-        let size = Size(width: w, height: max(1, Int((Float(visible.height) * Float(w) / Float(visible.width)).rounded())))
+        let shown = Size(width: w, height: max(1, Int((Float(visible.height) * Float(w) / Float(visible.width)).rounded())))
+        var picture = try OutlinedPicture(visible.width <= 2 * w ? visible : visible.resized(to: shown))
+        picture.shown = shown
         let (cw, ch) = (Float(content.width), Float(content.height))
-        return (try OutlinedPicture(visible.resized(to: size)), { b in Box(xMin: b.xMin / cw, yMin: b.yMin / ch, xMax: b.xMax / cw, yMax: b.yMax / ch) })
+        return (picture, { b in Box(xMin: b.xMin / cw, yMin: b.yMin / ch, xMax: b.xMax / cw, yMax: b.yMax / ch) })
     }
 
-    /// The picture with `outlines` over it, its JPEG loaded when near the screen.
+    /// The picture with `outlines` over it, its JPEG loaded and decoded when near the screen.
     func html(_ outlines: [Outline]) -> String {
         var h = "<div class=\"pic\" style=\"width:\(shown.width)px;height:\(shown.height)px\">"
-        h += "<img alt=\"\" width=\"\(shown.width)\" height=\"\(shown.height)\" data-src=\"data:image/jpeg;base64,\(jpeg.base64EncodedString())\">"
+        h += "<img alt=\"\" width=\"\(shown.width)\" height=\"\(shown.height)\" loading=\"lazy\" decoding=\"async\" src=\"data:image/jpeg;base64,\(jpeg.base64EncodedString())\">"
         for o in outlines { h += Self.outline(o) }
         return h + "</div>"
     }
@@ -83,12 +88,5 @@ public struct OutlinedPicture {
         .pic .box{position:absolute;box-sizing:border-box;border:2px solid;box-shadow:0 0 0 1px #0008}
         .pic .box.rel{border:1.5px dashed;box-shadow:none;outline:1px dashed #0009}
         .pic .box b{position:absolute;left:-2px;top:-2px;font:bold 10px sans-serif;color:#fff;padding:0 2px}
-        """
-
-    /// Sets each picture's source when it comes within 400 pixels of the window (all at once where the
-    /// browser cannot tell), so that the page opens without decoding pictures nobody scrolled to.
-    static let lazyScript = """
-        (function(){var io='IntersectionObserver' in window?new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){var i=e.target;i.src=i.getAttribute('data-src');io.unobserve(i);}});},{rootMargin:'400px'}):null;
-        document.querySelectorAll('img[data-src]').forEach(function(i){if(io)io.observe(i);else i.src=i.getAttribute('data-src');});})();
         """
 }
