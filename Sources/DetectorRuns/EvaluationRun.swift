@@ -76,9 +76,12 @@ public struct EvaluationRun {
 
     private var imageIDs: Set<String> { Set(images.map(\.imageID)) }
 
+    /// The evaluation of `detections` with its errors at the picked thresholds.
     private func evaluate(_ detections: [Evaluation.Detection], source: EvaluationSource, found: (detections: [ScoredDetection], classNames: [String])?) -> Evaluated {
         let input = EvaluationInput(classNames: classNames, images: images, detections: detections)
-        return Evaluated(summary: evaluator.summarize(input, source: source), input: input, found: found)
+        var summary = evaluator.summarize(input, source: source)
+        summary.errors = evaluator.errors(input, picks: summary.picks)
+        return Evaluated(summary: summary, input: input, found: found)
     }
 
     /// Which of a detector's detections files an evaluation folder gets.
@@ -91,8 +94,8 @@ public struct EvaluationRun {
     }
 
     /// Writes `evaluated` into `folder` (a staging folder): metrics.json, pr_curves.csv,
-    /// thresholds.json, confusion_matrix.csv, report.html titled `title`, and the detector's
-    /// detections as `files` says. Returns what the COCO results left out, if written.
+    /// thresholds.json, confusion_matrix.csv, errors.json, report.html titled `title` (with its error
+    /// gallery), and the detector's detections as `files` says. Returns what the COCO results left out, if written.
     @discardableResult
     public func write(_ evaluated: Evaluated, title: String, files: DetectionFiles, to folder: URL) throws -> COCOResultsFile.LeftOut? {
         var left: COCOResultsFile.LeftOut?
@@ -106,15 +109,18 @@ public struct EvaluationRun {
                 left = try COCOResultsFile.write(found, classNames: names, ids: ids, to: folder.appendingPathComponent(COCOResultsFile.fileName))
             }
         }
-        // The files and the report do not depend on each other: written side by side, on both cores.
-        let written = parallelMap(count: 2, workers: 2) { _, part in
-            Result {
-                if part == 0 { return try EvaluationFiles.write(evaluated.summary, to: folder) }
-                let screens = try ReportScreen.first(EvaluationReport.screensShown, of: set, input: evaluated.input, picks: evaluated.summary.picks)
-                try EvaluationReport(evaluated.summary, title: title, screens: screens).write(to: folder.appendingPathComponent(EvaluationReport.fileName))
+        // The files, the report's first screens and the error gallery do not depend on each other: made
+        // side by side on both cores (the gallery, the longest, alone on one), then the page from them.
+        let made = parallelMap(count: 2, workers: 2) { _, part in
+            Result { () -> (screens: [ReportScreen], gallery: ErrorGallery?) in
+                if part == 1 { return ([], try evaluated.summary.errors.map { try ErrorGallery.make($0, classCount: classNames.count, set: set) }) }
+                try EvaluationFiles.write(evaluated.summary, to: folder)
+                return (try ReportScreen.first(EvaluationReport.screensShown, of: set, input: evaluated.input, picks: evaluated.summary.picks), nil)
             }
         }
-        for w in written { try w.get() }
+        let (screens, gallery) = (try made[0].get().screens, try made[1].get().gallery)
+        try EvaluationReport(evaluated.summary, title: title, screens: screens, gallery: gallery)
+            .write(to: folder.appendingPathComponent(EvaluationReport.fileName))
         return left
     }
 

@@ -2,12 +2,16 @@ import Foundation
 
 /// The data files of an evaluation (evaluation.md, "Files an evaluation writes"), each written atomically.
 public enum EvaluationFiles {
-    /// Writes metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv of `summary` into `folder`, creating it.
+    /// Writes metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv of `summary` into `folder`, creating it,
+    /// and errors.json where the summary has its errors.
     public static func write(_ summary: EvaluationSummary, to folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try MetricsFile(summary).write(to: folder.appendingPathComponent(MetricsFile.fileName))
         try PRCurvesFile.write(summary.result, to: folder.appendingPathComponent(PRCurvesFile.fileName))
         try ThresholdsFile(summary).write(to: folder.appendingPathComponent(ThresholdsFile.fileName))
         try ConfusionMatrixFile.write(summary.confusion, to: folder.appendingPathComponent(ConfusionMatrixFile.fileName))
+        if let errors = summary.errors {
+            try ErrorsFile.write(errors, classNames: summary.result.classes.map(\.name), to: folder.appendingPathComponent(ErrorsFile.fileName))
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything one evaluation computes: the metrics, a threshold per class, and the confusion matrix at those thresholds.
+/// Everything one evaluation computes: the metrics, a threshold per class, the confusion matrix at those
+/// thresholds, and (when asked) what every kept detection and true box is there.
 ///
 /// `EvaluationFiles.write` stores it as evaluation.md's files; the Reports module renders it for a person.
 public struct EvaluationSummary: Equatable, Sendable {
@@ -13,11 +14,15 @@ public struct EvaluationSummary: Equatable, Sendable {
     public var confusion: ConfusionMatrix
     /// What was scored, where the caller says (`uidetect evaluate`, a training run's validation).
     public var source: EvaluationSource?
+    /// Every kept detection and true box classified at `picks`, with what each kind of error costs;
+    /// nil where the caller did not ask (`Evaluator.errors(_:picks:)`).
+    public var errors: ErrorAnalysis?
 
     /// A summary of parts computed elsewhere.
     public init(result: EvaluationResult, strategy: ThresholdStrategy, picks: [PickedThreshold?], confusion: ConfusionMatrix,
-                source: EvaluationSource? = nil) {
+                source: EvaluationSource? = nil, errors: ErrorAnalysis? = nil) {
         self.result = result
+        self.errors = errors
         self.source = source
         self.strategy = strategy
         self.picks = picks
@@ -27,6 +32,7 @@ public struct EvaluationSummary: Equatable, Sendable {
 
 extension Evaluator {
     /// Evaluates `input`, picks each class's threshold by `strategy`, and counts the confusion matrix at those thresholds.
+    /// Its `errors` are left nil: `errors(_:picks:)` makes them from `picks`.
     public func summarize(_ input: EvaluationInput, strategy: ThresholdStrategy = .maxF1, source: EvaluationSource? = nil) -> EvaluationSummary {
         let result = evaluate(input)
         let picks = result.classes.map { ThresholdPicker.pick($0.curve, groundTruth: $0.gtCount, strategy: strategy) }

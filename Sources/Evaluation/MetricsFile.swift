@@ -2,7 +2,8 @@ import FileKeys
 import Foundation
 
 /// metrics.json (evaluation.md, "Files an evaluation writes"): per-class AP50 and AP-center and their
-/// means, and beside them (keys added, never renamed) AP50-95 and AP50 by size.
+/// means, and beside them (keys added, never renamed) AP50-95, AP50 by size, and the error kinds at the
+/// picked thresholds with the AP50 each costs.
 public struct MetricsFile: Codable, Equatable, Sendable {
     /// One class's figures; every class of the vocabulary has one, in vocabulary order.
     public struct ClassEntry: Codable, Equatable, Sendable {
@@ -22,6 +23,12 @@ public struct MetricsFile: Codable, Equatable, Sendable {
         @Nullable public var ap50Small: Double?
         @Nullable public var ap50Medium: Double?
         @Nullable public var ap50Large: Double?
+        /// Records of each error kind at the class's threshold. Absent (not null) where errors were not
+        /// analysed, so that a file written without them keeps its bytes; null never occurs.
+        public var errors: ErrorCountsEntry?
+        /// AP50 gained when each kind of error alone is fixed; absent without analysis, null-free: a
+        /// class without ground truth has no AP to gain and leaves the key out too.
+        public var ap50Gain: GainsEntry?
 
         /// An entry with the figures of evaluation.md's example; the others nil.
         public init(name: String, gtCount: Int, detections: Int, ap50: Double?, apCenter: Double?) {
@@ -44,6 +51,41 @@ public struct MetricsFile: Codable, Equatable, Sendable {
             case name, gtCount = "gt_count", detections, ap50, apCenter = "ap_center", ap50to95 = "ap50_95"
             case gtCountSmall = "gt_count_small", gtCountMedium = "gt_count_medium", gtCountLarge = "gt_count_large"
             case ap50Small = "ap50_small", ap50Medium = "ap50_medium", ap50Large = "ap50_large"
+            case errors, ap50Gain = "ap50_gain"
+        }
+    }
+
+    /// One class's records of each error kind (README, "Where a detector fails") and the threshold they were counted at.
+    public struct ErrorCountsEntry: Codable, Equatable, Sendable {
+        public var threshold: Double
+        /// false where the class has no picked threshold and 0.5 was used.
+        public var thresholdPicked: Bool
+        public var truePositive, background, duplicate, wrongClass, poorLocalization, missed: Int
+
+        /// The counts of `e`.
+        public init(_ e: ClassErrors) {
+            (threshold, thresholdPicked) = (e.threshold, e.thresholdPicked)
+            let c = e.counts
+            (truePositive, background, duplicate, wrongClass, poorLocalization, missed) = (c.truePositive, c.background, c.duplicate, c.wrongClass, c.poorLocalization, c.missed)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case threshold, thresholdPicked = "threshold_picked", truePositive = "true_positive", background, duplicate
+            case wrongClass = "wrong_class", poorLocalization = "poor_localization", missed
+        }
+    }
+
+    /// AP50 (a fraction) gained by fixing each kind of error alone.
+    public struct GainsEntry: Codable, Equatable, Sendable {
+        public var background, wrongClass, poorLocalization, duplicate, missed: Double
+
+        /// The gains of `g`.
+        public init(_ g: APGains) {
+            (background, wrongClass, poorLocalization, duplicate, missed) = (g.background, g.wrongClass, g.poorLocalization, g.duplicate, g.missed)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case background, wrongClass = "wrong_class", poorLocalization = "poor_localization", duplicate, missed
         }
     }
 
@@ -87,6 +129,9 @@ public struct MetricsFile: Codable, Equatable, Sendable {
     @Nullable public var sizeBuckets: SizeBucketsEntry?
     /// What was scored; null where the caller did not say.
     @Nullable public var source: EvaluationSource?
+    /// Per kind, the mean over classes with ground truth of the AP50 with that kind fixed, minus `map50`;
+    /// absent (not null) where errors were not analysed or no class has ground truth, as `errors` is.
+    public var map50Gain: GainsEntry?
 
     /// The figures of `result`.
     public init(_ result: EvaluationResult) {
@@ -103,10 +148,17 @@ public struct MetricsFile: Codable, Equatable, Sendable {
         sizeBuckets = result.sizeBuckets.map(SizeBucketsEntry.init)
     }
 
-    /// The figures of `summary` with what it scored.
+    /// The figures of `summary` with what it scored and, if analysed, its errors.
     public init(_ summary: EvaluationSummary) {
         self.init(summary.result)
         source = summary.source
+        if let errors = summary.errors {
+            for (k, e) in errors.classes.enumerated() {
+                classes[k].errors = ErrorCountsEntry(e)
+                classes[k].ap50Gain = e.gains.map(GainsEntry.init)
+            }
+            map50Gain = errors.meanGains.map(GainsEntry.init)
+        }
     }
 
     /// Reads a metrics.json.
@@ -123,6 +175,6 @@ public struct MetricsFile: Codable, Equatable, Sendable {
         case iouThreshold = "iou_threshold", interpolation, images, classes
         case map50, map50Weighted = "map50_weighted", mapCenter = "map_center", mapCenterWeighted = "map_center_weighted"
         case map50to95 = "map50_95", map50Small = "map50_small", map50Medium = "map50_medium", map50Large = "map50_large"
-        case sizeBuckets = "size_buckets", source
+        case sizeBuckets = "size_buckets", source, map50Gain = "map50_gain"
     }
 }

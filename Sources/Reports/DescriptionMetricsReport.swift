@@ -1,3 +1,4 @@
+import Boxes
 import Foundation
 import IconVocabulary
 import Images
@@ -7,17 +8,36 @@ import ScreenDescription
 public struct DescriptionMetricsReport {
     /// Icon crops the page shows at most.
     static let iconsShown = 120
+    /// Screens with grouping or order errors the page shows at most, and their width in pixels.
+    public static let errorScreensShown = 24
+    public static let errorScreenWidth = 240
+
+    /// A screen with its grouping and order errors, and the map from its stored pixels to fractions of the picture.
+    public struct ErrorScreen {
+        public var errors: ScreenDescriptionErrors
+        public var picture: OutlinedPicture
+        public var fraction: (Box) -> Box
+
+        /// `errors` drawn on `picture`.
+        public init(errors: ScreenDescriptionErrors, picture: OutlinedPicture, fraction: @escaping (Box) -> Box) {
+            (self.errors, self.picture, self.fraction) = (errors, picture, fraction)
+        }
+    }
 
     public var metrics: DescriptionMetricsFile
     public var title: String
     /// Matched icons as the page shows them: the crop, its true type and what the description said.
     public var icons: [(crop: RGBImage, truth: IconType?, said: IconType?)]
+    /// The screens with the most grouping and order errors, most first.
+    public var errorScreens: [ErrorScreen]
 
-    /// The report of `metrics`, with a strip of icon crops when given.
-    public init(_ metrics: DescriptionMetricsFile, title: String, icons: [(crop: RGBImage, truth: IconType?, said: IconType?)] = []) {
+    /// The report of `metrics`, with a strip of icon crops and the screens with errors when given.
+    public init(_ metrics: DescriptionMetricsFile, title: String, icons: [(crop: RGBImage, truth: IconType?, said: IconType?)] = [],
+                errorScreens: [ErrorScreen] = []) {
         self.metrics = metrics
         self.title = title
         self.icons = icons
+        self.errorScreens = errorScreens
     }
 
     /// One row per figure: what it is, ours, the paper's, and what it is computed over.
@@ -84,9 +104,56 @@ public struct DescriptionMetricsReport {
             }
             h += "</div>"
         }
+        if !errorScreens.isEmpty { h += errorsSection() }
         h += "</body></html>\n"
         return h
     }
+
+    /// Outline colours: mixed groups, split groups (and the parts of both, dashed), elements out of order.
+    static let mixedColor = "#e07b00", splitColor = "#8a4fd0", orderColor = "#d03030"
+
+    /// "Where it fails": the screens with the most errors, each error outlined, filterable by kind and sortable.
+    func errorsSection() -> String {
+        var h = "<style>\(OutlinedPicture.style).dscreens{display:flex;flex-wrap:wrap;gap:14px}.dscreen{margin:0;font-size:11px;color:#444}"
+            + ".dscreen figcaption{max-width:\(Self.errorScreenWidth)px;overflow-wrap:anywhere}.controls{margin:8px 0;font-size:13px}</style>"
+        h += "<h2 id=\"errors\">Where it fails: grouping and order</h2><p>The \(errorScreens.count) screens with the most grouping and order errors (at most \(Self.errorScreensShown)). "
+            + "<b style=\"color:\(Self.mixedColor)\">Orange</b>: a predicted group that mixes true elements (dashed: those elements). "
+            + "<b style=\"color:\(Self.splitColor)\">Purple</b>: a true group split over elements (dashed: the elements holding its parts). "
+            + "<b style=\"color:\(Self.orderColor)\">Red</b>: an element out of order (outside the longest run of elements in their true order), "
+            + "marked with its place in the description's order and, after the arrow, its true rank.</p>"
+        h += "<div class=\"controls\"><label>show <select id=\"d-kind\"><option value=\"\">all errors</option><option value=\"g\">screens with grouping errors</option>"
+            + "<option value=\"o\">screens with order errors</option></select></label> <label>sort <select id=\"d-sort\"><option value=\"t\">most errors first</option>"
+            + "<option value=\"g\">most grouping errors first</option><option value=\"o\">most order errors first</option></select></label></div><div class=\"dscreens\" id=\"d-screens\">"
+        for s in errorScreens {
+            let e = s.errors, grouping = e.mixedGroups.count + e.splitGroups.count
+            var outlines: [OutlinedPicture.Outline] = []
+            for g in e.mixedGroups {
+                outlines += g.parts.map { OutlinedPicture.Outline(s.fraction($0), color: Self.mixedColor, dashed: true) }
+                outlines.append(.init(s.fraction(g.frame), color: Self.mixedColor, title: "a group mixing \(g.parts.count) true elements"))
+            }
+            for g in e.splitGroups {
+                outlines += g.parts.map { OutlinedPicture.Outline(s.fraction($0), color: Self.splitColor, dashed: true) }
+                outlines.append(.init(s.fraction(g.frame), color: Self.splitColor, title: "a true group split over \(g.parts.count) elements"))
+            }
+            for o in e.outOfOrder {
+                outlines.append(.init(s.fraction(o.frame), color: Self.orderColor, title: "visited \(o.position)th, true rank \(o.rank)", label: "\(o.position)\u{2192}\(o.rank)"))
+            }
+            h += "<figure class=\"dscreen\" data-t=\"\(e.count)\" data-g=\"\(grouping)\" data-o=\"\(e.outOfOrder.count)\">" + s.picture.html(outlines)
+            h += "<figcaption><b>\(HTML.escape(e.imageID))</b><br>\(e.mixedGroups.count) mixed, \(e.splitGroups.count) split, \(e.outOfOrder.count) out of order</figcaption></figure>"
+        }
+        h += "</div><script>\(Self.errorsScript)</script>"
+        return h
+    }
+
+    /// Filters the screens by kind of error and sorts them by a count.
+    static let errorsScript = """
+        (function(){var box=document.getElementById('d-screens'),kind=document.getElementById('d-kind'),sort=document.getElementById('d-sort');
+        var all=[].slice.call(box.children);all.forEach(function(f,i){f.setAttribute('data-i',i);});
+        function n(f,a){return parseInt(f.getAttribute('data-'+a),10);}
+        function update(){var k=kind.value,s=sort.value;all.sort(function(a,b){return (n(b,s)-n(a,s))||(n(a,'i')-n(b,'i'));});
+        all.forEach(function(f){f.style.display=!k||n(f,k)>0?'':'none';box.appendChild(f);});}
+        kind.addEventListener('change',update);sort.addEventListener('change',update);})();
+        """
 
     /// Writes the page atomically.
     public func write(to url: URL) throws {

@@ -17,16 +17,19 @@ public struct EvaluationReport {
     public var title: String
     /// Screens drawn with their boxes; none leaves the section out.
     public var screens: [ReportScreen]
+    /// Pictures of the summary's errors; nil shows their table without pictures.
+    public var gallery: ErrorGallery?
 
     /// The page of `summary`, with the paper's figures when it covers the default vocabulary.
-    public init(_ summary: EvaluationSummary, title: String, screens: [ReportScreen] = []) {
+    public init(_ summary: EvaluationSummary, title: String, screens: [ReportScreen] = [], gallery: ErrorGallery? = nil) {
         self.summary = summary
         self.reference = ReferenceFigures.paper(for: summary.result.classes.map(\.name))
         self.title = title
         self.screens = screens
+        self.gallery = gallery
     }
 
-    private var result: EvaluationResult { summary.result }
+    var result: EvaluationResult { summary.result }
     private var thresholds: [PickedThreshold?] { summary.picks }
     private var confusion: ConfusionMatrix { summary.confusion }
 
@@ -39,6 +42,7 @@ public struct EvaluationReport {
         h += "<p class=\"headline\">mAP50 <strong>\(pct(result.map50))</strong> &middot; mAP50-95 <strong>\(pct(result.map50to95))</strong> &middot; mAP-center <strong>\(pct(result.mapCenter))</strong></p>"
         h += table()
         if !screens.isEmpty { h += screenGrid() }
+        if let errors = summary.errors { h += errorsSection(errors) }
         h += "<h2>Precision-recall, all classes</h2><p class=\"note\">Each class's precision against recall (interpolated: the best precision at that recall or beyond); "
             + "the thick line is their mean at each recall, over the classes with ground truth.</p>" + allClassesPlot()
         h += "<h2>Precision-recall curves</h2><p class=\"note\">Blue: precision against recall; the dot marks the picked threshold (none where the best F1 is 0).</p><div class=\"curves\">"
@@ -58,7 +62,7 @@ public struct EvaluationReport {
     /// Writes the page atomically.
     public func write(to url: URL) throws { try HTML.write(html(), to: url) }
 
-    private func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "&ndash;" }
+    func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "&ndash;" }
 
     /// What was scored: the data, the screens, where the detections came from, how they were scored.
     private func scored() -> String {
@@ -320,7 +324,7 @@ public struct EvaluationReport {
         HeatMap(names: confusion.classNames + ["background"], counts: confusion.counts).svg(normalised: normalised)
     }
 
-    private func escape(_ s: String) -> String { HTML.escape(s) }
+    func escape(_ s: String) -> String { HTML.escape(s) }
 
     /// A coordinate with one decimal.
     private func f(_ v: Double) -> String { String(format: "%.1f", v) }

@@ -37,6 +37,34 @@ public enum EvaluationTable {
         var weighted = [pct(r.map50Weighted), pct(r.mapCenterWeighted)] + [String](repeating: "", count: 9)
         if let reference { weighted += [String(format: "%.1f", reference.weightedAP50)] }
         lines.append(row("weighted by GT count", weighted))
+        if let errors = summary.errors { lines += [""] + errorLines(errors, result: r) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The error kinds of each class at its threshold, then the AP50 that fixing each kind alone would add
+    /// (TIDE's breakdown, README "Where a detector fails"), with the means over classes with ground truth.
+    static func errorLines(_ errors: ErrorAnalysis, result r: EvaluationResult) -> [String] {
+        func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "-" }
+        let counts: [(String, ErrorKind)] = [("TP", .truePositive), ("bkg", .background), ("dupe", .duplicate), ("cls", .wrongClass),
+                                             ("loc", .poorLocalization), ("miss", .missed)]
+        let gains: [(String, ErrorKind)] = [("+bkg", .background), ("+cls", .wrongClass), ("+loc", .poorLocalization), ("+dupe", .duplicate), ("+miss", .missed)]
+        func row(_ name: String, _ left: [String], _ right: [String]) -> String {
+            var line = name.padding(toLength: 20, withPad: " ", startingAt: 0)
+            for cell in left { line += String(repeating: " ", count: max(1, 7 - cell.count)) + cell }
+            line += " |"
+            for cell in right { line += String(repeating: " ", count: max(1, 6 - cell.count)) + cell }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+        var lines = ["Errors at the picked thresholds (0.5 where none): true positives, false positives by kind (background, duplicate, "
+                     + "wrong class, poor localisation), missed boxes; then AP50 and what fixing each kind alone adds to it (TIDE)",
+                     row("class", ["thresh"] + counts.map(\.0), ["AP50"] + gains.map(\.0))]
+        for (c, e) in zip(r.classes, errors.classes) {
+            let threshold = String(format: "%.3f", e.threshold) + (e.thresholdPicked ? "" : "*")
+            lines.append(row(e.name, [threshold] + counts.map { "\(e.counts[$0.1])" }, [pct(c.ap50)] + gains.map { k in pct(e.gains?[k.1]) }))
+        }
+        lines.append(row("mean", [String](repeating: "", count: counts.count + 1), [pct(r.map50)] + gains.map { k in pct(errors.meanGains?[k.1]) }))
+        if errors.classes.contains(where: { !$0.thresholdPicked }) { lines.append("* no picked threshold: 0.5") }
+        return lines
     }
 }

@@ -139,22 +139,12 @@ public enum DescriptionMetrics {
         for l in leaves { if let j = l.truth, let t = l.top { truthOf[t].append(j) } }
 
         if truth.groupIndex != nil {
-            m.incorrectlyGrouped = tops.indices.filter { t in
-                tops[t].leaves.count >= 2 && Set(truthOf[t].map(truth.element)).count >= 2
-            }.count
-            var topsOfGroup: [Int: Set<Int>] = [:]
-            for l in leaves { if let j = l.truth, let t = l.top, case .group(let g) = truth.element(of: j) { topsOfGroup[g, default: []].insert(t) } }
-            m.shouldHaveGrouped = topsOfGroup.values.filter { $0.count >= 2 }.count
+            m.incorrectlyGrouped = mixingGroups(tops, truthOf, truth).count
+            m.shouldHaveGrouped = splitGroups(leaves, truth).count
         }
-        if let navOrder = truth.navOrder {
-            let ranks = truthOf.compactMap { members -> Int? in
-                guard !members.isEmpty else { return nil }
-                // A member outside the order (nil, the spec's -1) is the smallest rank and leaves the element out.
-                let rank = members.map { navOrder[$0] ?? -1 }.min()!
-                return rank == -1 ? nil : rank
-            }
-            m.orderedElements = ranks.count
-            m.orderErrors = ranks.count - longestNonDecreasingSubsequence(ranks)
+        if let ranked = rankedElements(truthOf, truth) {
+            m.orderedElements = ranked.count
+            m.orderErrors = ranked.count - longestNonDecreasingSubsequence(ranked.map(\.rank))
         }
         m.tabButtonsCorrect = tabButtonsCorrect(tops, truthOf, truth)
         m.segmentsCorrect = segmentsCorrect(matched, truth)
@@ -290,20 +280,51 @@ public enum DescriptionMetrics {
         return segments.allSatisfy { j in said[j].flatMap { $0 } == selected[j] }
     }
 
+    /// Top-level elements (indices into `tops`) of two or more boxes whose matched boxes belong to two or more true elements.
+    static func mixingGroups(_ tops: [DescribedElement], _ truthOf: [[Int]], _ truth: ScreenTruth) -> [Int] {
+        tops.indices.filter { t in tops[t].leaves.count >= 2 && Set(truthOf[t].map(truth.element)).count >= 2 }
+    }
+
+    /// True groups whose matched boxes lie in two or more top-level elements: each group's index and those elements, in order.
+    static func splitGroups(_ leaves: [MatchedLeaf], _ truth: ScreenTruth) -> [(group: Int, tops: [Int])] {
+        var topsOfGroup: [Int: Set<Int>] = [:]
+        for l in leaves { if let j = l.truth, let t = l.top, case .group(let g) = truth.element(of: j) { topsOfGroup[g, default: []].insert(t) } }
+        return topsOfGroup.filter { $0.value.count >= 2 }.map { (group: $0.key, tops: $0.value.sorted()) }.sorted { $0.group < $1.group }
+    }
+
+    /// The matched top-level elements with a true rank (the spec's n), in the description's order, each with
+    /// its rank: the smallest of its members'. nil where the truth has no order.
+    static func rankedElements(_ truthOf: [[Int]], _ truth: ScreenTruth) -> [(top: Int, rank: Int)]? {
+        guard let navOrder = truth.navOrder else { return nil }
+        return truthOf.enumerated().compactMap { t, members -> (top: Int, rank: Int)? in
+            guard !members.isEmpty else { return nil }
+            // A member outside the order (nil, the spec's -1) is the smallest rank and leaves the element out.
+            let rank = members.map { navOrder[$0] ?? -1 }.min()!
+            return rank == -1 ? nil : (t, rank)
+        }
+    }
+
     /// The length of the longest non-decreasing subsequence (equal ranks may follow each other).
-    static func longestNonDecreasingSubsequence(_ xs: [Int]) -> Int {
-        // tails[k]: the smallest last value of such a run of length k + 1; a value replaces the
-        // first tail greater than it, so equal values extend runs.
-        var tails: [Int] = []
-        for x in xs {
+    static func longestNonDecreasingSubsequence(_ xs: [Int]) -> Int { longestNonDecreasingRun(xs).count }
+
+    /// The positions in `xs` of one longest non-decreasing subsequence; the others are the elements out of order.
+    static func longestNonDecreasingRun(_ xs: [Int]) -> [Int] {
+        // tails[k]: the position of the smallest last value of such a run of length k + 1; a value
+        // replaces the first tail greater than it, so equal values extend runs. before[i]: the
+        // position preceding i in its run, to read one run back from the end.
+        var tails: [Int] = [], before = [Int](repeating: -1, count: xs.count)
+        for (i, x) in xs.enumerated() {
             var (lo, hi) = (0, tails.count)
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if tails[mid] <= x { lo = mid + 1 } else { hi = mid }
+                if xs[tails[mid]] <= x { lo = mid + 1 } else { hi = mid }
             }
-            if lo == tails.count { tails.append(x) } else { tails[lo] = x }
+            if lo > 0 { before[i] = tails[lo - 1] }
+            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
         }
-        return tails.count
+        var run: [Int] = [], i = tails.last ?? -1
+        while i >= 0 { run.append(i); i = before[i] }
+        return run.reversed()
     }
 
     /// Levenshtein distance between two strings, by characters.

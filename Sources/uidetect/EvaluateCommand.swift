@@ -76,7 +76,7 @@ struct Evaluate: ParsableCommand {
                 }
             }
             print(EvaluationTable.render(evaluated.summary))
-            print("wrote metrics.json, pr_curves.csv, thresholds.json and confusion_matrix.csv to \(out)")
+            print("wrote metrics.json, pr_curves.csv, thresholds.json, confusion_matrix.csv and errors.json to \(out)")
             print("report: \(folder.final.appendingPathComponent(EvaluationReport.fileName).path)")
         }
     }

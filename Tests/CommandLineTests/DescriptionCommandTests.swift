@@ -39,6 +39,12 @@ final class DescriptionCommandTests: XCTestCase {
         XCTAssertNotNil(order["value"] as? Double, "synthetic truth has a navigation order")
         XCTAssertNotNil((metrics["grouping_errors_per_screen"] as? [String: Any])?["value"] as? Double)
         XCTAssertTrue(FileManager.default.fileExists(atPath: scored.appendingPathComponent("report.html").path))
+        // The screens with grouping or order errors are shown with those errors outlined, as many as there are (up to 24).
+        let perScreen = try XCTUnwrap(metrics["per_screen"] as? [[String: Any]])
+        let withErrors = perScreen.filter { (($0["incorrectly_grouped"] as? Int ?? 0) + ($0["should_have_grouped"] as? Int ?? 0) + ($0["order_errors"] as? Int ?? 0)) > 0 }.count
+        let page = try String(contentsOf: scored.appendingPathComponent("report.html"), encoding: .utf8)
+        XCTAssertEqual(page.components(separatedBy: "<figure class=\"dscreen\"").count - 1, min(24, withErrors))
+        XCTAssertEqual(page.contains("Where it fails: grouping and order"), withErrors > 0)
         // True boxes keep every box: nothing to match is lost, so the count of boxes is the truth's.
         let counts = try XCTUnwrap(metrics["counts"] as? [String: Any])
         let set = try ShardSet([truth.path])

@@ -103,6 +103,21 @@ final class EvaluateCommandTests: XCTestCase {
         let second = try runUIDetect(["evaluate", "--data", dir.appendingPathComponent("gt").path, "--detections", dir.appendingPathComponent("worse.json").path,
                                       "--out", dir.appendingPathComponent("eval-worse").path, "--interpolation", "coco101"])
         XCTAssertEqual(second.status, 0, second.stderr)
+        // Both say where they fail: one record per kept detection and per missed box, and the gallery in the report.
+        for (folder, perfect) in [("eval", true), ("eval-worse", false)] {
+            let errors = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("\(folder)/errors.json"))) as! [[String: Any]]
+            let kinds = errors.map { $0["kind"] as! String }
+            XCTAssertTrue(Set(kinds).isSubset(of: ["true_positive", "background", "duplicate", "wrong_class", "poor_localization", "missed"]), "\(Set(kinds))")
+            if perfect {
+                XCTAssertEqual(kinds, [String](repeating: "true_positive", count: records.count), "ground truth as detections: every box a true positive")
+            } else {
+                XCTAssertGreaterThan(kinds.filter { $0 == "missed" }.count, 0)
+            }
+            let page = try String(contentsOf: dir.appendingPathComponent("\(folder)/report.html"), encoding: .utf8)
+            XCTAssertTrue(page.contains("<h2 id=\"errors\">Where it fails</h2>"), folder)
+            XCTAssertEqual(page.contains("<figure class=\"tile\""), !perfect, folder)
+        }
+        XCTAssertTrue(second.stdout.contains("Errors at the picked thresholds"), second.stdout)
         let picked = try runUIDetect(["thresholds", dir.appendingPathComponent("eval-worse").path, "--class", "text=min_recall:0.5",
                                       "--out", dir.appendingPathComponent("t.json").path])
         XCTAssertEqual(picked.status, 0, picked.stderr)

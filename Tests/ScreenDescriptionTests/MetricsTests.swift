@@ -68,6 +68,31 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(DescriptionMetrics.longestNonDecreasingSubsequence([0, 1, 2, 3, 4, 6, 5]), 6)
     }
 
+    func testTheLongestRunIsOneOfTheLongestAndTheRestAreOutOfOrder() {
+        XCTAssertEqual(DescriptionMetrics.longestNonDecreasingRun([3, 1, 2, 2, 1]), [1, 2, 3])
+        XCTAssertEqual(DescriptionMetrics.longestNonDecreasingRun([0, 1, 2, 3, 4, 6, 5]), [0, 1, 2, 3, 4, 6])
+        XCTAssertEqual(DescriptionMetrics.longestNonDecreasingRun([]), [])
+    }
+
+    func testEachGroupingAndOrderErrorOutlinedInStoredPixels() throws {
+        let truth = try MetricsFixture.truth()
+        let m = try DescriptionMetrics.evaluate(MetricsFixture.description, against: truth)
+        let e = try DescriptionMetrics.errors(MetricsFixture.description, against: truth)
+        XCTAssertEqual(e.mixedGroups.count, m.incorrectlyGrouped)
+        XCTAssertEqual(e.splitGroups.count, m.shouldHaveGrouped)
+        XCTAssertEqual(e.outOfOrder.count, m.orderErrors)
+        XCTAssertEqual(e.count, 3)
+        // The Wi-Fi group (original 16,200-220,276, stored at half) mixes true group 0 (boxes 1, 2) and group 1's text (box 4).
+        XCTAssertEqual(e.mixedGroups, [.init(frame: box(8, 100, 110, 138), parts: [box(8, 100, 75, 114), box(30, 127, 110, 138)])])
+        // True group 1 (the toggle and its text) lies in the Wi-Fi group and the toggle.
+        XCTAssertEqual(e.splitGroups, [.init(frame: box(30, 125, 190, 140), parts: [box(8, 100, 110, 138), box(165, 125, 190, 140)])])
+        // Ranks 0, 1, 2, 3, 4, 6, 5: the segment of rank 6, sixth in the description, is the one out of order.
+        XCTAssertEqual(e.outOfOrder, [.init(frame: box(60, 200, 110, 215), position: 6, rank: 6)])
+        var wrongSize = MetricsFixture.description
+        wrongSize.width = 300
+        XCTAssertThrowsError(try DescriptionMetrics.errors(wrongSize, against: truth))
+    }
+
     func testEditDistance() {
         XCTAssertEqual(DescriptionMetrics.editDistance("kitten", "sitting"), 3)
         XCTAssertEqual(DescriptionMetrics.editDistance("", "abc"), 3)
