@@ -17,11 +17,12 @@ public struct ErrorGallery {
     public static let examplesPerConfusion = 6
     /// Screens with the most errors shown.
     public static let screensShown = 8
-    /// Screens read for the whole gallery at most, those shown whole included: 32, or one in 16 of
-    /// the evaluation's screens when that is more. Reading a screen (HDF5's inflate, one at a time in
-    /// its global lock) is most of the gallery's cost, so it grows with the evaluation's own work:
-    /// `evaluate` of 400 screens stays under 1.5 times its time without the gallery (Experiments/error-gallery).
-    public static func screensRead(of screens: Int) -> Int { max(32, screens / 16) }
+    /// Screens read for the whole gallery at most, those shown whole included: one in 16 of the
+    /// evaluation's screens, between 32 and 64 (each class's worst false positive and miss come first,
+    /// so 19 classes still fit). Reading a screen is HDF5's inflate, one at a time in its global lock:
+    /// on 5,002 screens reading 312 of them made `evaluate` 2.0 times as slow as without the analysis,
+    /// 64 makes it 1.9 times (Experiments/error-gallery: the rest is the analysis and errors.json).
+    public static func screensRead(of screens: Int) -> Int { max(32, min(64, screens / 16)) }
     /// Longest side of a crop as shown, in CSS pixels; small boxes are shown enlarged up to
     /// `maxEnlargement` times, by the browser (the JPEG keeps the screen's own pixels).
     static let cropSide = 120
