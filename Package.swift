@@ -120,7 +120,7 @@ let package = Package(
 
         // Helpers every test target shares: temporary folders, running programs and the built uidetect, the gradient
         // check, a reference convolution, the planted detector, synthetic shards, and the locators of shared data and Python packages.
-        .target(name: "TestSupport", dependencies: ["Boxes", "Engine", "Detection", "Shards", "Synthesis"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Boxes", "Engine", "Detection", "IconRecognition", "IconVocabulary", "Images", "Shards", "Synthesis"], path: "Tests/TestSupport"),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Optimizers", "TestSupport"]),
         .testTarget(name: "OptimizersTests", dependencies: ["Optimizers", "TestSupport"]),

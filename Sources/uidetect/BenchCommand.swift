@@ -56,7 +56,7 @@ struct BenchEngine: ParsableCommand {
 enum BenchTables {
     static func render(_ r: EngineBenchmarkReport) -> String {
         var lines: [String] = []
-        lines.append("machine: \(Machine.current(threads: r.threads).description), \(r.threads) thread\(r.threads == 1 ? "" : "s")")
+        lines.append("machine: \(r.machine.description)")
         lines.append("bench network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) thread\(r.threads == 1 ? "" : "s"), median of \(r.repeats) runs")
         lines.append(String(format: "reference: cblas_sgemm %@, median %.1f GFLOP/s over row blocks on the engine's workers, one timed beside each conv (ratios use that one)", r.sgemmShape, r.sgemmGFLOPS))
         lines.append(String(format: "           the same on OpenBLAS's own threads: %.1f GFLOP/s", r.openBLASThreadedGFLOPS))
@@ -126,7 +126,7 @@ struct BenchData: ParsableCommand {
             if json {
                 try printJSON(report)
             } else {
-                print("machine: \(Machine.current().description)")
+                print("machine: \(report.machine.description)")
                 print(String(format: "input pipeline, %d worker(s), batches of %d, %d screens of %@, median of %d runs",
                              report.workers, report.batchSize, report.screens, report.size, report.runs))
                 print(String(format: "  all augmentations:  %.0f screens/s", report.augmentedScreensPerSecond))
@@ -156,7 +156,7 @@ struct BenchEvaluate: ParsableCommand {
                 try printJSON(r)
                 return
             }
-            print("machine: \(Machine.current().description)")
+            print("machine: \(r.machine.description)")
             print("\(r.images) screens, \(r.groundTruthBoxes) boxes, \(r.detections) detections; median of \(r.runs) runs")
             print("core (read the detections file, evaluate):")
             print(String(format: "  ours (parse + AP50, AP-center, AP50-95, AP by size; 13 classes): %.3f s (parse %.3f s)", r.oursSeconds, r.parseSeconds))
@@ -205,7 +205,7 @@ struct BenchTrain: ParsableCommand {
                 try printJSON(r)
                 return
             }
-            print("machine: \(Machine.current().cpuModel)")
+            print("machine: \(r.machine.cpuModel)")
             print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs) runs of \(steps) steps")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  step alone (as bench.py times it):  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
@@ -245,7 +245,7 @@ struct BenchPredict: ParsableCommand {
                 try printJSON(results)
                 return
             }
-            print("machine: \(Machine.current().description)")
+            print("machine: \((results.first?.machine ?? .current()).description)")
             print("single-screen latency, median of \(repeats) (a 390x844 screenshot: letterbox, forward, post-processing, deployment filter)")
             print("network      threads   total ms   forward ms")
             for r in results {
@@ -306,7 +306,7 @@ struct BenchONNX: ParsableCommand {
             bench.profile = profile
             let r = try bench.run()
             if json { return try printJSON(r) }
-            print("machine: \(Machine.current().cpuModel)")
+            print("machine: \(r.machine.cpuModel)")
             print("\(r.network) network, one image, \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs)")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))

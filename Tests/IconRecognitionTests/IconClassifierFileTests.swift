@@ -10,31 +10,11 @@ import XCTest
 
 /// The classifier file (what it keeps, what it refuses) and crops read from files as `classify-icons` reads them.
 final class IconClassifierFileTests: XCTestCase {
-    /// A tiny random classifier; `favouring` a type raises its logit so far that every crop is named it.
-    static func classifier(favouring name: String? = nil, threshold: Float = 0.5, otherWeight: Float = 1, seed: UInt64 = 1) -> IconClassifier {
-        var g = SeededGenerator(seed: seed)
-        let network = IconNet(config: .init(inputSide: 16, width: 4, classes: IconVocabulary.types.count), generator: &g)
-        if let name, let type = IconVocabulary.type(named: name) {
-            let bias = network.namedState().first { $0.name == "classifier.bias" }!.tensor
-            var values = [Float](repeating: 0, count: bias.count)
-            values[type.index] = 30
-            bias.assign(values)
-        }
-        return IconClassifier(network: network, threshold: threshold, otherWeight: otherWeight, step: 7)
+    /// The shared planted classifier, with a step to keep in its file.
+    static func classifier(favouring name: String? = nil, threshold: Float = 0.5, otherWeight: Float = 1) -> IconClassifier {
+        plantedIconClassifier(favouring: name, threshold: threshold, otherWeight: otherWeight, step: 7)
     }
 
-    /// A dark plus on a light ground, `side` pixels square.
-    static func plus(side: Int) -> RGBImage {
-        var image = RGBImage(size: Size(width: side, height: side), fill: RGB(245, 245, 245))
-        for i in side / 5..<side - side / 5 {
-            for t in side / 2 - 1...side / 2 {
-                for offset in [3 * (t * side + i), 3 * (i * side + t)] {
-                    for c in 0..<3 { image.pixels[offset + c] = 20 }
-                }
-            }
-        }
-        return image
-    }
 
     func testTheFileKeepsWeightsThresholdAndStep() throws {
         let dir = try scratchFolder(prefix: "icon-file")
@@ -46,7 +26,7 @@ final class IconClassifierFileTests: XCTestCase {
         XCTAssertEqual(read.step, 7)
         XCTAssertEqual(read.otherWeight, 0.25)
         XCTAssertEqual(read.network.config, original.network.config)
-        let crops = [Self.plus(side: 24), Self.plus(side: 40), RGBImage(size: Size(width: 20, height: 30), fill: RGB(0, 90, 200))]
+        let crops = [plusIcon(side: 24), plusIcon(side: 40), RGBImage(size: Size(width: 20, height: 30), fill: RGB(0, 90, 200))]
         let before = original.classify(crops), after = read.classify(crops)
         XCTAssertEqual(before.map(\.probabilities), after.map(\.probabilities), "the same weights give the same probabilities")
         for p in after {
@@ -57,14 +37,14 @@ final class IconClassifierFileTests: XCTestCase {
     }
 
     func testAFavouredTypeIsNamedWithItsLabelAndOtherIsNeverALabel() {
-        let back = Self.classifier(favouring: "back").classify([Self.plus(side: 24)])[0]
+        let back = Self.classifier(favouring: "back").classify([plusIcon(side: 24)])[0]
         XCTAssertEqual(back.type?.name, "back")
         XCTAssertEqual(back.label, IconVocabulary.type(named: "back")!.label)
         XCTAssertGreaterThan(back.score, 0.99)
-        let other = Self.classifier(favouring: "other").classify([Self.plus(side: 24)])[0]
+        let other = Self.classifier(favouring: "other").classify([plusIcon(side: 24)])[0]
         XCTAssertNil(other.type, "`other` wins: no type, no label")
         XCTAssertEqual(other.top[0].type.name, "other")
-        let unsure = Self.classifier(threshold: 1).classify([Self.plus(side: 24)])[0]
+        let unsure = Self.classifier(threshold: 1).classify([plusIcon(side: 24)])[0]
         XCTAssertLessThan(unsure.score, 1)
         XCTAssertNil(unsure.type, "below the threshold: no type, no label")
         XCTAssertNil(unsure.label)
@@ -85,7 +65,7 @@ final class IconClassifierFileTests: XCTestCase {
         XCTAssertEqual(IconClassifier.balancedOtherWeight(otherShare: 0.2, types: 52), 0.8 / 52 / 0.2, accuracy: 1e-7)
         XCTAssertEqual(IconClassifier.balancedOtherWeight(otherShare: 0, types: 52), 1)
         // A classifier that favours other names nothing however it is weighted, when other still wins.
-        XCTAssertNil(Self.classifier(favouring: "other", otherWeight: 0.1).classify([Self.plus(side: 24)])[0].type)
+        XCTAssertNil(Self.classifier(favouring: "other", otherWeight: 0.1).classify([plusIcon(side: 24)])[0].type)
     }
 
     /// Files that are not this vocabulary's classifier are refused with the file named and what is wrong.
@@ -139,7 +119,7 @@ final class IconClassifierFileTests: XCTestCase {
         let dir = try scratchFolder(prefix: "icon-crops")
         let good = dir.appendingPathComponent("0001-add.png"), tiny = dir.appendingPathComponent("tiny.png")
         let broken = dir.appendingPathComponent("broken.png"), missing = dir.appendingPathComponent("missing.png")
-        try ImageCodec.writePNG(Self.plus(side: 24), to: good)
+        try ImageCodec.writePNG(plusIcon(side: 24), to: good)
         try ImageCodec.writePNG(RGBImage(size: Size(width: 1, height: 1), fill: RGB(0, 0, 0)), to: tiny)
         try Data("not a png".utf8).write(to: broken)
         let results = IconCrops.classify([good.path, tiny.path, broken.path, missing.path, good.path], with: Self.classifier(favouring: "add"))

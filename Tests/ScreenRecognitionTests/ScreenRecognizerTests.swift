@@ -18,17 +18,6 @@ struct FixedText: TextRecognizer {
     func recognise(_ image: RGBImage) throws -> [TextLine] { lines }
 }
 
-/// An icon classifier that names every crop `type` with probability near 1, whatever it shows.
-func plantedIconClassifier(naming type: IconType, threshold: Float = 0.5) throws -> IconClassifier {
-    var g = SeededGenerator(seed: 3)
-    let network = IconNet(config: IconNet.Config(inputSide: 16, width: 4, classes: IconVocabulary.types.count), generator: &g)
-    let head = network.namedParameters().filter { $0.name.hasPrefix("classifier.") }
-    XCTAssertEqual(head.count, 2, "the classifier's weight and bias")
-    for (name, t) in head {
-        t.assign(name.hasSuffix("bias") ? (0..<t.count).map { $0 == type.index ? 20 : 0 } : [Float](repeating: 0, count: t.count))
-    }
-    return IconClassifier(network: network, threshold: threshold)
-}
 
 /// Every element of a description, groups and their children alike.
 func flattened(_ elements: [DescribedElement]) -> [DescribedElement] {
@@ -86,7 +75,7 @@ final class ScreenRecognizerTests: XCTestCase {
         let given = [ElementDetection(box: Box(xMin: 20, yMin: 20, xMax: 44, yMax: 44), className: "icon", score: 1),
                      ElementDetection(box: Box(xMin: 80, yMin: 20, xMax: 81, yMax: 21), className: "icon", score: 1),
                      ElementDetection(box: Box(xMin: 10, yMin: 100, xMax: 110, yMax: 120), className: "text", score: 1)]
-        let (screen, elements, _) = try recognizer(icons: try plantedIconClassifier(naming: search)).describe(imageID: "i", image: drawn, given: given)
+        let (screen, elements, _) = try recognizer(icons: plantedIconClassifier(favouring: search.name)).describe(imageID: "i", image: drawn, given: given)
         XCTAssertEqual(elements.map(\.iconType), [search, search, nil])
         XCTAssertEqual(elements.map(\.iconGuess), [search, search, nil])
         XCTAssertTrue(flattened(screen.elements).contains { $0.iconType == search }, "the description carries the icon's type")
