@@ -109,18 +109,27 @@ public struct EvaluationRun {
                 left = try COCOResultsFile.write(found, classNames: names, ids: ids, to: folder.appendingPathComponent(COCOResultsFile.fileName))
             }
         }
-        // The files, the report's first screens and the error gallery do not depend on each other: made
-        // side by side on both cores (the gallery, the longest, alone on one), then the page from them.
-        let made = parallelMap(count: 2, workers: 2) { _, part in
+        // Two steps, each of two halves that do not depend on each other, run side by side on both
+        // cores: the tables and the report's first screens beside the error gallery's crops; then the
+        // page (made from both) beside errors.json, the largest file.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let summary = evaluated.summary
+        let made = parallelMap(count: 2, workers: 2) { _, half in
             Result { () -> (screens: [ReportScreen], gallery: ErrorGallery?) in
-                if part == 1 { return ([], try evaluated.summary.errors.map { try ErrorGallery.make($0, classCount: classNames.count, set: set) }) }
-                try EvaluationFiles.write(evaluated.summary, to: folder)
-                return (try ReportScreen.first(EvaluationReport.screensShown, of: set, input: evaluated.input, picks: evaluated.summary.picks), nil)
+                if half == 1 { return ([], try summary.errors.map { try ErrorGallery.make($0, classCount: classNames.count, set: set) }) }
+                try EvaluationFiles.writeTables(summary, to: folder)
+                return (try ReportScreen.first(EvaluationReport.screensShown, of: set, input: evaluated.input, picks: summary.picks), nil)
             }
         }
         let (screens, gallery) = (try made[0].get().screens, try made[1].get().gallery)
-        try EvaluationReport(evaluated.summary, title: title, screens: screens, gallery: gallery)
-            .write(to: folder.appendingPathComponent(EvaluationReport.fileName))
+        let written = parallelMap(count: 2, workers: 2) { _, half in
+            Result {
+                if half == 1 { return try EvaluationFiles.writeErrors(summary, to: folder) }
+                try EvaluationReport(summary, title: title, screens: screens, gallery: gallery)
+                    .write(to: folder.appendingPathComponent(EvaluationReport.fileName))
+            }
+        }
+        for result in written { try result.get() }
         return left
     }
 

@@ -17,21 +17,21 @@ public enum DetectionsFile {
 
     /// The file's bytes; `path` names it in errors.
     public static func encode(_ detections: [Detection], classNames: [String], path: String) throws -> Data {
-        Data(try text(detections, classNames: classNames, path: path).utf8)
-    }
-
-    static func text(_ detections: [Detection], classNames: [String], path: String) throws -> String {
-        let names = classNames.map(quoted)
-        var text = "[\n"
+        let names = classNames.map(JSONLines.quoted)
+        var json = JSONLines(capacity: 120 * detections.count + 4)
+        json.raw("[\n")
+        var lastImage = "", imageID = ""
         for (i, d) in detections.enumerated() {
             try check(d, at: i, classCount: classNames.count, path: path)
-            let b = d.box
-            // Swift prints finite numbers as valid JSON numbers (1e-05, 1e+20), shortest form that reads back the same.
-            text += "{\"image_id\": \(quoted(d.imageID)), \"class\": \(names[d.label]), \"score\": \(d.score), "
-            text += "\"box\": [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)]}"
-            text += i + 1 < detections.count ? ",\n" : "\n"
+            if i == 0 || d.imageID != lastImage { (lastImage, imageID) = (d.imageID, JSONLines.quoted(d.imageID)) }
+            json.raw("{\"image_id\": ")
+            json.write(imageID)
+            json.raw(", ")
+            json.detectionFields(quotedClass: names[d.label], score: d.score, box: d.box)
+            json.raw(i + 1 < detections.count ? "},\n" : "}\n")
         }
-        return text + "]\n"
+        json.raw("]\n")
+        return Data(json.bytes)
     }
 
     /// Refuses what JSON cannot hold or no class names: a label outside `classCount`, a non-finite score or box.
@@ -43,26 +43,5 @@ public enum DetectionsFile {
         guard b.xMin.isFinite && b.yMin.isFinite && b.xMax.isFinite && b.yMax.isFinite else {
             throw fail("box [\(b.xMin), \(b.yMin), \(b.xMax), \(b.yMax)] is not finite")
         }
-    }
-
-    /// `s` as a JSON string literal: quote, backslash and every control character (U+0000 to U+001F) escaped.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -146,11 +146,24 @@ enum HDF5 {
         }
         var bytes = [UInt8](repeating: 0, count: total)
         try bytes.withUnsafeMutableBytes { try check(read(memType.id, $0.baseAddress), "read the strings") }
-        return (0..<count).map { i in
-            let field = bytes[(i * size)..<((i + 1) * size)]
-            let text = field.prefix { $0 != 0 }
-            return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return bytes.withUnsafeBufferPointer { all in
+            (0..<count).map { i in trimmed(UnsafeBufferPointer(rebasing: all[(i * size)..<((i + 1) * size)])) }
         }
+    }
+
+    /// A fixed-length field's text: up to its first NUL, without the blanks that pad it on either side.
+    /// ASCII blanks are trimmed on the bytes, since Foundation's trim, run on every per-box string of a
+    /// shard, was most of the time of opening one; a field that still begins or ends with a non-ASCII
+    /// byte goes through Foundation, which also knows the Unicode spaces.
+    static func trimmed(_ field: UnsafeBufferPointer<UInt8>) -> String {
+        var end = field.firstIndex(of: 0) ?? field.count
+        var start = 0
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        while start < end && isBlank(field[start]) { start += 1 }
+        while end > start && isBlank(field[end - 1]) { end -= 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: field[start..<end]), as: UTF8.self)
+        guard start < end, field[start] >= 0x80 || field[end - 1] >= 0x80 else { return text }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: attributes

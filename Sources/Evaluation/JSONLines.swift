@@ -1,0 +1,60 @@
+import Boxes
+
+/// A JSON file's bytes, written by hand one record per line (detections.json, errors.json).
+///
+/// Why by hand and into bytes: a validation of a few thousand screens writes hundreds of thousands of
+/// records; JSONEncoder takes seconds over them and appending to a String most of a second, where
+/// appending bytes to one preallocated buffer takes a tenth of that.
+struct JSONLines: TextOutputStream {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+
+    /// Literal JSON text (punctuation and keys), without going through a String.
+    mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A finite number in Swift's shortest form that reads back the same (1e-05 and 1e+20 are valid JSON).
+    mutating func number<N: BinaryFloatingPoint & TextOutputStreamable>(_ x: N) { x.write(to: &self) }
+
+    /// `"class": ..., "score": ..., "box": [...]`, the fields both files' records have.
+    mutating func detectionFields(quotedClass: String, score: Double?, box b: Box) {
+        raw("\"class\": ")
+        write(quotedClass)
+        raw(", \"score\": ")
+        if let score { number(score) } else { raw("null") }
+        raw(", \"box\": [")
+        number(b.xMin)
+        raw(", ")
+        number(b.yMin)
+        raw(", ")
+        number(b.xMax)
+        raw(", ")
+        number(b.yMax)
+        raw("]")
+    }
+
+    /// `s` as a JSON string literal: quote, backslash and every control character (U+0000 to U+001F) escaped.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
