@@ -67,7 +67,7 @@ let package = Package(
         // Glyphs of Debian's icon packages with what each means, drawn at any size and weight with FreeType.
         .target(name: "Glyphs", dependencies: ["CFreeType", "IconVocabulary"]),
         // The icon classifier (icon-recognition.md): its network, file, inference on crops, training samples and scores.
-        .target(name: "IconRecognition", dependencies: ["Boxes", "Checkpoints", "Engine", "Glyphs", "IconVocabulary", "Images", "Layers", "SeededRandom"]),
+        .target(name: "IconRecognition", dependencies: ["Boxes", "Checkpoints", "Engine", "FileKeys", "Glyphs", "IconVocabulary", "Images", "Layers", "SeededRandom"]),
         // Box geometry: IoU, NMS, coordinate conversions. Depends on nothing.
         .target(name: "Boxes"),
         // RGB images: PNG and JPEG codecs, resizing, drawing boxes and text.

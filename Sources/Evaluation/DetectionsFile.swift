@@ -1,3 +1,4 @@
+import FileKeys
 import Foundation
 
 /// detections.json (evaluation.md, "Detections"): `[{"image_id", "class", "score", "box": [x_min, y_min, x_max, y_max]}]`.
@@ -17,13 +18,13 @@ public enum DetectionsFile {
 
     /// The file's bytes; `path` names it in errors.
     public static func encode(_ detections: [Detection], classNames: [String], path: String) throws -> Data {
-        let names = classNames.map(JSONLines.quoted)
+        let names = classNames.map(JSONString.quoted)
         var json = JSONLines(capacity: 120 * detections.count + 4)
         json.raw("[\n")
         var lastImage = "", imageID = ""
         for (i, d) in detections.enumerated() {
             try check(d, at: i, classCount: classNames.count, path: path)
-            if i == 0 || d.imageID != lastImage { (lastImage, imageID) = (d.imageID, JSONLines.quoted(d.imageID)) }
+            if i == 0 || d.imageID != lastImage { (lastImage, imageID) = (d.imageID, JSONString.quoted(d.imageID)) }
             json.raw("{\"image_id\": ")
             json.write(imageID)
             json.raw(", ")

@@ -1,4 +1,5 @@
 import Boxes
+import FileKeys
 import Foundation
 
 /// errors.json (README, "Where a detector fails"): one record per kept detection (a true positive's
@@ -21,12 +22,12 @@ public enum ErrorsFile {
 
     /// The file's bytes. Every number comes from a finite detection or box (the readers refuse others).
     static func bytes(_ records: [ErrorRecord], classNames: [String]) -> [UInt8] {
-        let names = classNames.map(JSONLines.quoted)
+        let names = classNames.map(JSONString.quoted)
         var json = JSONLines(capacity: 200 * records.count + 4)
         json.raw("[\n")
         var lastImage = -2, imageID = ""
         for (i, r) in records.enumerated() {
-            if r.image != lastImage || r.image < 0 { (lastImage, imageID) = (r.image, JSONLines.quoted(r.imageID)) }
+            if r.image != lastImage || r.image < 0 { (lastImage, imageID) = (r.image, JSONString.quoted(r.imageID)) }
             json.raw("{\"image_id\": ")
             json.write(imageID)
             json.raw(", ")

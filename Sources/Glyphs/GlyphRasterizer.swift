@@ -25,9 +25,10 @@ public final class GlyphRasterizer: @unchecked Sendable {
     /// side, centred; `weight` in pixels grows (positive) or thins (negative) every stroke;
     /// `aspect` stretches it wider (above 1) or taller, `shear` slants it, and `rotation`
     /// (radians) turns it about its centre, in that order, after `mirrored` flips it left to right:
-    /// the distortions by which one icon set's drawing of a shape differs from another's.
+    /// the distortions by which one icon set's drawing of a shape differs from another's; `warp`
+    /// bends the drawing before all of them.
     public func mask(_ glyph: VectorGlyph, side: Int, fill: Double = 1, weight: Double = 0, aspect: Double = 1, shear: Double = 0,
-                     rotation: Double = 0, mirrored: Bool = false) -> Mask {
+                     rotation: Double = 0, mirrored: Bool = false, warp: GlyphWarp? = nil) -> Mask {
         var mask = Mask(width: side, height: side, coverage: [UInt8](repeating: 0, count: side * side))
         guard side > 0, let b = glyph.bounds else { return mask }
         let extent = max(b.xMax - b.xMin, b.yMax - b.yMin)
@@ -38,7 +39,12 @@ public final class GlyphRasterizer: @unchecked Sendable {
         var points: [FT_Vector] = [], tags: [CChar] = [], ends: [Int16] = []
         for contour in glyph.contours where !contour.isEmpty {
             for p in contour {
-                let (sx, sy) = ((p.x - cx) * scale * aspect * (mirrored ? -1 : 1), (p.y - cy) * scale / aspect)
+                var (px, py) = (p.x, p.y)
+                if let warp {
+                    let d = warp.offset(u: (px - cx) / extent + 0.5, v: (py - cy) / extent + 0.5)
+                    (px, py) = (px + d.x * extent, py + d.y * extent)
+                }
+                let (sx, sy) = ((px - cx) * scale * aspect * (mirrored ? -1 : 1), (py - cy) * scale / aspect)
                 let (dx, dy) = (sx + shear * sy, sy)
                 let (rx, ry) = (c * dx - s * dy, s * dx + c * dy)
                 // FreeType's y points up, from the mask's bottom edge; 26.6 fixed point.

@@ -1,3 +1,4 @@
+import FileKeys
 import Foundation
 import IconVocabulary
 import Images
@@ -39,11 +40,11 @@ public enum IconCrops {
     public static func json(_ results: [Result]) -> String {
         let objects = results.map { r -> String in
             switch r.outcome {
-            case .failure(let e): return "{\"path\": \(quoted(r.path)), \"error\": \(quoted(e.problem))}"
+            case .failure(let e): return "{\"path\": \(JSONString.quoted(r.path)), \"error\": \(JSONString.quoted(e.problem))}"
             case .success(let p):
-                let top = p.top.map { "[\(quoted($0.type.name)), \($0.probability)]" }.joined(separator: ", ")
-                return "{\"path\": \(quoted(r.path)), \"icon_type\": \(p.type.map { quoted($0.name) } ?? "null"), "
-                    + "\"label\": \(p.label.map(quoted) ?? "null"), \"score\": \(p.score), \"top\": [\(top)]}"
+                let top = p.top.map { "[\(JSONString.quoted($0.type.name)), \($0.probability)]" }.joined(separator: ", ")
+                return "{\"path\": \(JSONString.quoted(r.path)), \"icon_type\": \(p.type.map { JSONString.quoted($0.name) } ?? "null"), "
+                    + "\"label\": \(p.label.map(JSONString.quoted) ?? "null"), \"score\": \(p.score), \"top\": [\(top)]}"
             }
         }
         return "[" + objects.joined(separator: ",\n ") + "]"
@@ -82,24 +83,11 @@ public enum IconCrops {
     /// An evaluation as one JSON object.
     public static func json(_ e: IconEvaluation, skipped: [String]) -> String {
         func n(_ v: Double?) -> String { v.map { "\($0)" } ?? "null" }
-        let perType = e.perType.filter { $0.crops > 0 }.map { "\(quoted($0.type.name)): {\"crops\": \($0.crops), \"correct\": \($0.correct)}" }.joined(separator: ", ")
-        let confusions = e.worstConfusions(20).map { "{\"truth\": \(quoted($0.truth.name)), \"named\": \(quoted($0.named.name)), \"times\": \($0.times)}" }.joined(separator: ", ")
+        let perType = e.perType.filter { $0.crops > 0 }.map { "\(JSONString.quoted($0.type.name)): {\"crops\": \($0.crops), \"correct\": \($0.correct)}" }.joined(separator: ", ")
+        let confusions = e.worstConfusions(20).map { "{\"truth\": \(JSONString.quoted($0.truth.name)), \"named\": \(JSONString.quoted($0.named.name)), \"times\": \($0.times)}" }.joined(separator: ", ")
         return "{\"crops\": \(e.crops), \"vocabulary_crops\": \(e.vocabularyCrops), \"threshold\": \(e.threshold), \"top1_accuracy\": \(n(e.top1Accuracy)), "
             + "\"label_precision\": \(n(e.labelPrecision)), \"coverage\": \(n(e.coverage)), \"labels_given\": \(e.labelsGiven), \"labels_right\": \(e.labelsRight), "
-            + "\"per_type\": {\(perType)}, \"confusions\": [\(confusions)], \"skipped\": [\(skipped.map(quoted).joined(separator: ", "))]}"
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+            + "\"per_type\": {\(perType)}, \"confusions\": [\(confusions)], \"skipped\": [\(skipped.map(JSONString.quoted).joined(separator: ", "))]}"
     }
 }
 

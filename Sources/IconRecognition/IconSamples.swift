@@ -31,6 +31,14 @@ public struct IconSamples: Sendable {
         /// others fill), and the largest distortion of a glyph: stretch, slant and turn.
         public var outline = 0.3
         public var distortion: Float = 0.12
+        /// The largest bend of a glyph's drawing (`GlyphWarp`), as a share of its extent.
+        public var warp: Float = 0.08
+        /// Chance of a ring or rounded-square outline around the glyph (where no container is drawn):
+        /// the circled and squared variants, which count as the glyph's type.
+        public var frame = 0.15
+        /// Chance that an `other` glyph is crossed out by a slash: still none of ours (a crossed-out
+        /// type means something else, and its glyphs are left out of training).
+        public var slash = 0.25
         /// The largest margin around the box, as a share of its longer side.
         public var maxMargin: Float = 0.5
         /// How far the box may be off the icon: centre shift and size change, as shares of its side.
@@ -41,7 +49,7 @@ public struct IconSamples: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case minSide = "min_side", maxSide = "max_side", otherShare = "other_share", container, neighbour, photo
-            case lowResolution = "low_resolution", blur, jpeg, outline, distortion, maxMargin = "max_margin", boxShift = "box_shift", boxScale = "box_scale"
+            case lowResolution = "low_resolution", blur, jpeg, outline, distortion, warp, frame, slash, maxMargin = "max_margin", boxShift = "box_shift", boxScale = "box_scale"
         }
 
         /// Impossible values, by key.
@@ -49,11 +57,12 @@ public struct IconSamples: Sendable {
             var out: [(String, String)] = []
             if !(minSide >= 4 && maxSide >= minSide) { out.append(("min_side", "must be at least 4 and at most max_side")) }
             for (key, p) in [("other_share", otherShare), ("container", container), ("neighbour", neighbour), ("photo", photo),
-                             ("low_resolution", lowResolution), ("blur", blur), ("jpeg", jpeg), ("outline", outline)] where !(0...1).contains(p) {
+                             ("low_resolution", lowResolution), ("blur", blur), ("jpeg", jpeg), ("outline", outline), ("frame", frame), ("slash", slash)] where !(0...1).contains(p) {
                 out.append((key, "must lie in [0, 1], got \(p)"))
             }
             if !(0...1).contains(maxMargin) { out.append(("max_margin", "must lie in [0, 1]")) }
             if !(0...0.5).contains(distortion) { out.append(("distortion", "must lie in [0, 0.5]")) }
+            if !(0...0.3).contains(warp) { out.append(("warp", "must lie in [0, 0.3]")) }
             if !(0...0.5).contains(boxShift) { out.append(("box_shift", "must lie in [0, 0.5]")) }
             if !(boxScale.lowerBound > 0.3 && boxScale.upperBound < 3) { out.append(("box_scale", "must lie within (0.3, 3)")) }
             return out
@@ -109,13 +118,21 @@ public struct IconSamples: Sendable {
         let surface = canvas.pixel(x: size / 2, y: size / 2)
         var ink = inkColour(on: surface, light: light, &g)
         var glyphBox = iconBox
+        var behind = surface
         if g.chance(o.container) {
             // A circle or rounded square behind the glyph, as FABs, avatars of actions and iOS settings rows draw them.
             let fill = g.chance(0.5) ? RGB(hue: g.uniform(0...1), saturation: g.uniform(0.3...0.9), value: g.uniform(0.3...0.95)) : ink
             if g.chance(0.5) { canvas.fillCircle(centerX: centre, centerY: centre, radius: side / 2, color: fill) }
             else { canvas.fillRounded(iconBox, radius: side * g.uniform(0.12...0.3), color: fill) }
             ink = inkColour(on: fill, light: fill.luminance > 0.55, &g)
+            behind = fill
             let inner = side * g.uniform(0.45...0.65)
+            glyphBox = Box(xMin: centre - inner / 2, yMin: centre - inner / 2, xMax: centre + inner / 2, yMax: centre + inner / 2)
+        } else if g.chance(o.frame) {
+            let thickness = Double(g.uniform(0.06...0.12))
+            let frame = g.chance(0.5) ? VectorGlyph.ring(thickness: thickness) : .squareFrame(thickness: thickness, corner: Double(g.uniform(0.2...0.5)))
+            draw(frame, in: iconBox, colour: ink, shape: Shape(fill: 1), on: &canvas, rasterizer)
+            let inner = side * g.uniform(0.45...0.6)
             glyphBox = Box(xMin: centre - inner / 2, yMin: centre - inner / 2, xMax: centre + inner / 2, yMax: centre + inner / 2)
         }
         let weight = Double(g.uniform(-0.35...1.0)) * Double(glyphBox.width) / 24
@@ -124,8 +141,18 @@ public struct IconSamples: Sendable {
         // icon sets draw them (a paper clip at any slant, a magnifier's handle left or right).
         let turn = Self.turnable.contains(type.name) ? Float.pi / 5 : d * 0.6
         let shape = Shape(fill: Double(g.uniform(0.75...1)), weight: weight, aspect: Double(expf(g.uniform(-d...d))), shear: Double(g.uniform(-d...d)),
-                          rotation: Double(g.uniform(-turn...turn)), mirrored: !Self.facing.contains(type.name) && g.chance(0.5), outline: g.chance(o.outline))
+                          rotation: Double(g.uniform(-turn...turn)), mirrored: !Self.facing.contains(type.name) && g.chance(0.5), outline: g.chance(o.outline),
+                          warp: o.warp > 0 ? GlyphWarp(dx: (0..<9).map { _ in Double(g.uniform(-o.warp...o.warp)) },
+                                                       dy: (0..<9).map { _ in Double(g.uniform(-o.warp...o.warp)) }) : nil)
         draw(glyph.outline, in: glyphBox, colour: ink, shape: shape, on: &canvas, rasterizer)
+        if type.isOther && g.chance(o.slash) {
+            // As icon sets cross a glyph out: a gap in the background's colour either side of the stroke.
+            let x: Double = g.chance(0.5) ? 0.85 : -0.85
+            let width = Double(g.uniform(0.08...0.14))
+            for (colour, w) in [(behind, width * 2.5), (ink, width)] {
+                draw(.bar(from: (x: -x, y: -0.85), to: (x: x, y: 0.85), width: w), in: glyphBox, colour: colour, shape: Shape(fill: 1), on: &canvas, rasterizer)
+            }
+        }
         if g.chance(o.neighbour) { drawNeighbour(&canvas, around: iconBox, colour: inkColour(on: surface, light: light, &g), &g, rasterizer) }
 
         // The box a detector would give: off-centre, looser or tighter, then the crop with its margin.
@@ -151,12 +178,13 @@ public struct IconSamples: Sendable {
         var fill = 0.92, weight = 0.0, aspect = 1.0, shear = 0.0, rotation = 0.0
         var mirrored = false
         var outline = false
+        var warp: GlyphWarp? = nil
     }
 
     func draw(_ outline: VectorGlyph, in box: Box, colour: RGB, shape: Shape = Shape(), on canvas: inout RGBImage, _ rasterizer: GlyphRasterizer) {
         let side = max(2, Int(box.width.rounded()))
         var mask = rasterizer.mask(outline, side: side, fill: shape.fill, weight: shape.weight, aspect: shape.aspect, shear: shape.shear,
-                                   rotation: shape.rotation, mirrored: shape.mirrored)
+                                   rotation: shape.rotation, mirrored: shape.mirrored, warp: shape.warp)
         if shape.outline { mask = mask.outlined(depth: max(1, side / 14)) }
         let (x0, y0) = (Int(box.xMin.rounded()), Int(box.yMin.rounded()))
         for y in 0..<side where y0 + y >= 0 && y0 + y < canvas.height {

@@ -54,6 +54,52 @@ final class GlyphTests: XCTestCase {
         XCTAssertLessThan(ink(thin), ink(plain))
     }
 
+    func testAWarpBendsTheDrawingAndNoWarpLeavesIt() throws {
+        let raster = try GlyphRasterizer()
+        let square = try SVGTest.glyph(#"<path d="M4 4h8v8H4z"/>"#)
+        let plain = raster.mask(square, side: 32, fill: 0.5)
+        let still = GlyphWarp(dx: Array(repeating: 0, count: 9), dy: Array(repeating: 0, count: 9))
+        XCTAssertEqual(raster.mask(square, side: 32, fill: 0.5, warp: still).coverage, plain.coverage)
+        // Every node 0.25 of the extent to the right: the square (8 of 16 wide at fill 0.5) moves 4 pixels right.
+        let right = raster.mask(square, side: 32, fill: 0.5, warp: GlyphWarp(dx: Array(repeating: 0.25, count: 9), dy: Array(repeating: 0, count: 9)))
+        XCTAssertEqual(plain[x: 8, y: 16], 255)
+        XCTAssertEqual(right[x: 8, y: 16], 0)
+        XCTAssertEqual(right[x: 25, y: 16], 255)
+        XCTAssertEqual(plain[x: 25, y: 16], 0)
+        // Between nodes the offset is bilinear: the top-right node alone moves the points halfway to it
+        // along the top and the right edges by half of its offset.
+        let corner = GlyphWarp(dx: [0, 0, 0.2, 0, 0, 0, 0, 0, 0], dy: Array(repeating: 0, count: 9))
+        XCTAssertEqual(corner.offset(u: 0.75, v: 0).x, 0.1, accuracy: 1e-12)
+        XCTAssertEqual(corner.offset(u: 1, v: 0.25).x, 0.1, accuracy: 1e-12)
+        XCTAssertEqual(corner.offset(u: 0.5, v: 0.5).x, 0, accuracy: 1e-12)
+    }
+
+    func testFramesAndSlashesAreDrawnWhereTheyAreMeant() throws {
+        let raster = try GlyphRasterizer()
+        func ink(_ m: GlyphRasterizer.Mask) -> Double { Double(m.coverage.reduce(0) { $0 + Int($1) }) / 255 }
+        // A ring a quarter of the radius thick, filling 64 pixels: pi (32^2 - 24^2) of ink, none in the middle.
+        let ring = raster.mask(.ring(thickness: 0.25), side: 64)
+        XCTAssertEqual(ink(ring), Double.pi * (32 * 32 - 24 * 24), accuracy: 0.02 * Double.pi * 448)
+        XCTAssertEqual(ring[x: 32, y: 32], 0)
+        XCTAssertEqual(ring[x: 2, y: 32], 255)
+        // A square frame with sharp corners: the square less the inner square.
+        let frame = raster.mask(.squareFrame(thickness: 0.25, corner: 0), side: 64)
+        XCTAssertEqual(ink(frame), Double(64 * 64 - 48 * 48), accuracy: 0.01 * Double(64 * 64 - 48 * 48))
+        XCTAssertEqual(frame[x: 1, y: 1], 255, "a sharp corner")
+        XCTAssertEqual(frame[x: 32, y: 32], 0)
+        // Rounded corners take ink off the corners only.
+        let rounded = raster.mask(.squareFrame(thickness: 0.25, corner: 0.5), side: 64)
+        XCTAssertEqual(rounded[x: 0, y: 0], 0)
+        XCTAssertEqual(rounded[x: 32, y: 1], 255)
+        // A slash from the top left to the bottom right stays where it was drawn (y down), not stretched to fill.
+        let slash = raster.mask(.bar(from: (-0.85, -0.85), to: (0.85, 0.85), width: 0.2), side: 64)
+        XCTAssertEqual(slash[x: 32, y: 32], 255)
+        XCTAssertEqual(slash[x: 9, y: 9], 255)
+        XCTAssertEqual(slash[x: 56, y: 8], 0)
+        XCTAssertEqual(slash[x: 1, y: 1], 0, "beyond the bar's end")
+        XCTAssertEqual(ink(slash), 1.7 * 2.squareRoot() * 0.2 * 32 * 32, accuracy: 20)
+    }
+
     func testRelativeCommandsSmoothCurvesAndNumbersWithoutSeparators() throws {
         // "1.5.5" is 1.5 and .5; "-1-2" is -1 and -2; implicit linetos after a moveto; S reflects C's control.
         let a = try SVGTest.glyph(#"<path d="M1.5.5l3 0 0 3-3 0z"/>"#)

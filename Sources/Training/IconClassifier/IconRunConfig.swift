@@ -76,8 +76,9 @@ public struct IconDataConfig: Codable, Equatable, Sendable {
     /// Families never trained on, validated on in full: how well the classifier carries over to
     /// icons unlike any it saw (the transfer the spec asks to measure). Empty: none.
     public var heldOutFamilies: [String] = []
-    /// The share of each type's glyphs (of the training families) kept for validation.
-    public var validationGlyphs = 0.15
+    /// The share of each type's glyphs (of the training families) kept for validation: enough
+    /// designs to pick the threshold on (347 glyphs), few enough to leave the rest to training.
+    public var validationGlyphs = 0.08
     /// Validation crops rendered once (and the held-out families' as many again).
     public var validationSamples = 3000
     /// Threads rendering training crops beside the training thread.
