@@ -68,6 +68,13 @@ public struct Box: Equatable, Hashable, Codable, Sendable, CustomStringConvertib
         return iw > 0 && ih > 0 ? iw * ih : 0
     }
 
+    /// The share of this box's area that lies within `other`; a box without area counts as inside when its centre is.
+    public func fractionInside(_ other: Box) -> Double {
+        let a = area
+        guard a > 0 else { return other.contains(x: Double(centerX), y: Double(centerY)) ? 1 : 0 }
+        return intersectionArea(other) / a
+    }
+
     /// Whether the point lies inside the box, edges included.
     public func contains(x: Double, y: Double) -> Bool {
         x >= Double(xMin) && x <= Double(xMax) && y >= Double(yMin) && y <= Double(yMax)

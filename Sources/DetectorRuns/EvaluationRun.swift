@@ -112,7 +112,6 @@ public struct EvaluationRun {
         // Two steps, each of two halves that do not depend on each other, run side by side on both
         // cores: the tables and the report's first screens beside the error gallery's crops; then the
         // page (made from both) beside errors.json, the largest file.
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let summary = evaluated.summary
         let made = parallelMap(count: 2, workers: 2) { _, half in
             Result { () -> (screens: [ReportScreen], gallery: ErrorGallery?) in

@@ -19,9 +19,6 @@ public enum ErrorKind: String, CaseIterable, Sendable {
     case poorLocalization = "poor_localization"
     /// A true box no kept detection of its class matched.
     case missed
-
-    /// The kinds a kept detection that matched nothing can be, in the order they are tested (TIDE's).
-    public static let falsePositives: [ErrorKind] = [.poorLocalization, .wrongClass, .duplicate, .background]
 }
 
 /// Why a missed true box did not match, tested in this order.

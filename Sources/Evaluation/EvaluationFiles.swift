@@ -18,8 +18,8 @@ public enum EvaluationFiles {
         try ConfusionMatrixFile.write(summary.confusion, to: folder.appendingPathComponent(ConfusionMatrixFile.fileName))
     }
 
-    /// Writes errors.json into `folder` (which must exist) where the summary has its errors; the largest
-    /// file, so that a caller can write it beside the others.
+    /// Writes errors.json into `folder` (made by `writeTables`) where the summary has its errors; the
+    /// largest file, apart so that a caller can write it beside other work.
     public static func writeErrors(_ summary: EvaluationSummary, to folder: URL) throws {
         guard let errors = summary.errors else { return }
         try ErrorsFile.write(errors, classNames: summary.result.classes.map(\.name), to: folder.appendingPathComponent(ErrorsFile.fileName))

@@ -31,27 +31,9 @@ extension VectorGlyph {
     /// A degenerate contour at (x, y): no area, only extent.
     private static func pin(_ x: Double, _ y: Double) -> [Point] { [Point(x: x, y: y, kind: .on), Point(x: x, y: y, kind: .on)] }
 
-    /// A square of half side `half` about the origin with corners of radius `corner * half`, as
-    /// lines and cubic quarter arcs (a circle when `corner` is 1).
+    /// A square of half side `half` about the origin with corners of radius `corner * half` (a circle
+    /// when `corner` is 1), drawn as an SVG `rect` is.
     static func roundedRect(half h: Double, corner: Double) -> [Point] {
-        let r = min(1, max(0, corner)) * h
-        let k = r * 0.5522847498  // the control distance of a cubic quarter circle
-        var points: [Point] = []
-        // Corners clockwise from the top right (y down): centre and the directions along and across.
-        for (cx, cy, sx, sy) in [(h - r, -h + r, 1.0, -1.0), (h - r, h - r, 1.0, 1.0), (-h + r, h - r, -1.0, 1.0), (-h + r, -h + r, -1.0, -1.0)] {
-            // From the corner's point on one side to its point on the next, turning clockwise.
-            let horizontalFirst = (sx > 0) == (sy < 0)
-            let start = horizontalFirst ? (cx, cy + sy * r) : (cx + sx * r, cy)
-            let end = horizontalFirst ? (cx + sx * r, cy) : (cx, cy + sy * r)
-            let c1 = horizontalFirst ? (start.0 + sx * k, start.1) : (start.0, start.1 + sy * k)
-            let c2 = horizontalFirst ? (end.0, end.1 + sy * k) : (end.0 + sx * k, end.1)
-            points.append(Point(x: start.0, y: start.1, kind: .on))
-            if r > 0 {
-                points.append(Point(x: c1.0, y: c1.1, kind: .cubic))
-                points.append(Point(x: c2.0, y: c2.1, kind: .cubic))
-                points.append(Point(x: end.0, y: end.1, kind: .on))
-            }
-        }
-        return points
+        SVGGlyph.rectangle(x: -h, y: -h, width: 2 * h, height: 2 * h, rx: min(1, max(0, corner)) * h)
     }
 }

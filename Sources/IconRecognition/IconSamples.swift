@@ -82,12 +82,16 @@ public struct IconSamples: Sendable {
         self.catalog = catalog
         self.seed = seed
         self.options = options
-        pools = catalog.byType.map { $0.filter { included(catalog.glyphs[$0]) } }
+        let pools = catalog.byType.map { $0.filter { included(catalog.glyphs[$0]) } }
+        self.pools = pools
+        namedTypes = IconVocabulary.types.filter { !$0.isOther && !pools[$0.index].isEmpty }
         all = Array(catalog.glyphs.indices)
     }
 
     /// Types with at least one glyph to draw.
     public var typesWithGlyphs: [IconType] { IconVocabulary.types.filter { !pools[$0.index].isEmpty } }
+    /// The types other than `other` with glyphs to draw: what a sample that is not `other` picks from.
+    public let namedTypes: [IconType]
 
     /// One sample: the crop, its type and the glyph drawn.
     public struct Sample {
@@ -99,10 +103,8 @@ public struct IconSamples: Sendable {
     public func sample(_ index: Int, rasterizer: GlyphRasterizer) -> Sample {
         var g = SeededGenerator(seed: seed, index: UInt64(index))
         let o = options
-        let types = typesWithGlyphs
         let other = IconVocabulary.other
-        let named = types.filter { !$0.isOther }
-        let type = !pools[other.index].isEmpty && g.chance(o.otherShare) ? other : g.pick(named)
+        let type = !pools[other.index].isEmpty && g.chance(o.otherShare) ? other : g.pick(namedTypes)
         let glyphIndex = g.pick(pools[type.index])
         let glyph = catalog.glyphs[glyphIndex]
 

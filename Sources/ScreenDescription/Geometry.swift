@@ -1,13 +1,6 @@
 import Boxes
 
 extension Box {
-    /// The share of this box's area that lies within `other`; a box without area counts as inside when its centre is.
-    func fractionInside(_ other: Box) -> Double {
-        let a = area
-        guard a > 0 else { return other.contains(x: Double(centerX), y: Double(centerY)) ? 1 : 0 }
-        return intersectionArea(other) / a
-    }
-
     /// The length of the overlap of the two boxes' x ranges (0 when they do not overlap).
     func xOverlap(_ other: Box) -> Float { max(0, min(xMax, other.xMax) - max(xMin, other.xMin)) }
 

@@ -20,7 +20,7 @@ struct SelectionState {
         }
         // The tab buttons of each bar (a row of them: a top and a bottom bar are two sets) are siblings.
         let tabs = state.elements.indices.filter { state.elements[$0].kind == .tabButton }
-        for bar in TabBars.rows(tabs.map { state.elements[$0].frame }) {
+        for bar in bands(tabs.map { state.elements[$0].frame }) {
             let members = bar.map { tabs[$0] }
             let tabStates = cues.decide(frames: members.map { state.elements[$0].frame },
                                         hasText: members.map { state.elements[$0].leaves.contains { $0.kind == .text } })
@@ -80,12 +80,6 @@ struct SelectionCues {
         }
         return unknown
     }
-}
-
-/// Tab buttons of one bar: those sharing a horizontal band, chained (a screen may show a row of tabs at the top and a tab bar at the bottom).
-public enum TabBars {
-    /// The bars among `frames`: indices, each bar in increasing order, bars by their first member.
-    public static func rows(_ frames: [Box]) -> [[Int]] { bands(frames) }
 }
 
 /// Segments of one control: on one row (one's vertical centre within the other's extent) with a

@@ -77,7 +77,7 @@ public enum SpokenText {
     static func positions(in elements: [DescribedElement], segmentGapInHeights: Double) -> [(index: Int, count: Int)?] {
         var out = [(index: Int, count: Int)?](repeating: nil, count: elements.count)
         let tabs = elements.indices.filter { elements[$0].kind == .tabButton }
-        for bar in TabBars.rows(tabs.map { elements[$0].frame }) {
+        for bar in bands(tabs.map { elements[$0].frame }) {
             let members = bar.map { tabs[$0] }.sorted { (elements[$0].frame.xMin, $0) < (elements[$1].frame.xMin, $1) }
             for (k, i) in members.enumerated() { out[i] = (k + 1, members.count) }
         }

@@ -96,6 +96,14 @@ public struct StepReport: Sendable {
     public var secondsLeft: Double
 }
 
+/// `seconds` as h:mm:ss or m:ss, the one way progress lines and logs show a time; "-" for a time
+/// that is not one (infinite, negative or absurd, as a rate of nearly zero gives).
+public func clockText(_ seconds: Double) -> String {
+    guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "-" }
+    let s = Int(seconds.rounded())
+    return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+}
+
 /// How a session ended.
 public struct TrainingOutcome {
     public var step: Int

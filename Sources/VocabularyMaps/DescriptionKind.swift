@@ -22,9 +22,6 @@ public enum DescriptionKind: String, CaseIterable, Codable, Sendable {
     /// A picture behind other content (a background image): not described.
     case background
 
-    /// Whether boxes of this kind become elements of the description (bars, lists and backgrounds do not).
-    public var isElement: Bool { ![.tabBar, .toolbar, .list, .background].contains(self) }
-
     /// Whether an element of this kind can be activated by its class alone (screen-description.md,
     /// step 5, with the kinds of our own: a button, a toggle and a checkbox are controls too).
     public var interactiveByDefault: Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Training
 
 /// One updating status line on standard error with elapsed time and, given the
 /// fraction done, the time left; silent when standard error is not a terminal,
@@ -16,11 +17,11 @@ final class ProgressLine: Sendable {
     func update(_ text: String, fractionDone: Double? = nil, secondsLeft: Double? = nil) {
         guard enabled else { return }
         let elapsed = Date().timeIntervalSince(start)
-        var line = "[\(Self.clock(elapsed))"
+        var line = "[\(clockText(elapsed))"
         if let left = secondsLeft, left.isFinite {
-            line += ", ~\(Self.clock(left)) left"
+            line += ", ~\(clockText(left)) left"
         } else if let f = fractionDone, f > 0.02 {
-            line += ", ~\(Self.clock(elapsed * (1 - f) / f)) left"
+            line += ", ~\(clockText(elapsed * (1 - f) / f)) left"
         }
         line += "] \(text)"
         FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
@@ -29,11 +30,5 @@ final class ProgressLine: Sendable {
     func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-    }
-
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        if s >= 3600 { return "\(s / 3600):\(String(format: "%02d:%02d", s / 60 % 60, s % 60))" }
-        return "\(s / 60):\(String(format: "%02d", s % 60))"
     }
 }

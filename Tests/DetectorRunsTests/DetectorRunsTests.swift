@@ -94,7 +94,7 @@ final class DetectorRunTests: XCTestCase {
         let out = dir.appendingPathComponent("eval")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try run.write(evaluated, title: "t", files: .json, to: out)
-        for name in ["metrics.json", "pr_curves.csv", "thresholds.json", "confusion_matrix.csv", "report.html"] {
+        for name in ["metrics.json", "pr_curves.csv", "thresholds.json", "confusion_matrix.csv", ErrorsFile.fileName, "report.html"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), name)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent(DetectionsFile.fileName).path))

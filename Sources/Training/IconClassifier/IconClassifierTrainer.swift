@@ -69,7 +69,7 @@ public final class IconClassifierTrainer {
         let held = Self.validationNames(catalog, families: trainedFamilies, share: config.data.validationGlyphs, seed: config.seed)
         training = IconSamples(catalog: catalog, seed: config.seed, options: config.samples) { trainedFamilies.contains($0.family) && !held.contains($0.names[0]) }
         otherWeight = config.balanceOther
-            ? IconClassifier.balancedOtherWeight(otherShare: config.samples.otherShare, types: training.typesWithGlyphs.filter { !$0.isOther }.count) : 1
+            ? IconClassifier.balancedOtherWeight(otherShare: config.samples.otherShare, types: training.namedTypes.count) : 1
         var g = SeededGenerator(seed: config.seed)
         network = IconNet(config: config.model.network, generator: &g)
         optimizer = TrainingSetup.optimizer(config.optimizer, parameters: network.namedParameters())
