@@ -18,10 +18,10 @@ if [ ! -d "$tests/heldout-crops" ]; then
     /tmp/iv/bin/python "$out/test-sets/make_real_crops.py" "$tests/real-crops-unbiased" --rows 1-1463
 fi
 
-# The classifier of this record (Configs/icon-classifier.yaml with 24,000 steps) and one without bootstrap-icons
+# The classifier of this record (Configs/icon-classifier.yaml with 40,000 steps) and one without bootstrap-icons
 # (round 1: made before the bends, frames and slashes, whose options it sets back to round 1's). Round 1's record,
-# icon-classifier-8000, is remade by run.sh as it was at commit 7c70f4f.
-for run in "icon-classifier-24000 --set steps=24000 --set eval_interval=4000 --set data.validation_samples=2000" \
+# icon-classifier-8000, is remade by run.sh as it was at commit 7c70f4f; round 2's, icon-classifier-24000, at 7a11f34.
+for run in "icon-classifier-40000 --set steps=40000 --set eval_interval=5000 --set data.validation_samples=2000" \
            "no-bootstrap --set steps=8000 --set eval_interval=2000 --set data.families=[material,font-awesome,fork-awesome] --set data.held_out_families=[bootstrap] --set samples.warp=0 --set samples.frame=0 --set samples.slash=0 --set data.validation_glyphs=0.15"; do
     set -- $run
     name=$1; shift
@@ -33,7 +33,7 @@ for run in "icon-classifier-24000 --set steps=24000 --set eval_interval=4000 --s
 done
 
 # Scores on crops: real icons (unbiased rows), each held-out family, and bootstrap for the run that never saw it.
-for name in icon-classifier-24000 no-bootstrap; do
+for name in icon-classifier-40000 no-bootstrap; do
     "$uidetect" evaluate-icons --model "$out/$name" "$tests/real-crops-unbiased" | tee "$out/$name/real-crops.txt"
     "$uidetect" evaluate-icons --model "$out/$name" --json "$tests/real-crops-unbiased" > "$out/$name/real-crops.json"
     for family in "$tests"/heldout-crops/*/; do
@@ -50,7 +50,7 @@ for i in 1 2 3; do "$uidetect" bench icons --json > "$out/bench-icons-$i.json"; 
 # the interactivity model trained with and without the icon type (seeds 2027/2028, truth types).
 data=data/description
 detector=Experiments/quickstart
-classifier=$out/icon-classifier-24000/icon-classifier.safetensors
+classifier=$out/icon-classifier-40000/icon-classifier.safetensors
 [ -d "$data/test" ] || "$uidetect" synth --count 200 --seed 2026 --size 540x1170 --out "$data/test"
 [ -d "$data/icons-train" ] || "$uidetect" synth --count 300 --seed 2027 --size 540x1170 --out "$data/icons-train"
 [ -d "$data/icons-val" ] || "$uidetect" synth --count 100 --seed 2028 --size 540x1170 --out "$data/icons-val"

@@ -75,6 +75,11 @@ public struct Box: Equatable, Hashable, Codable, Sendable, CustomStringConvertib
         return intersectionArea(other) / a
     }
 
+    /// Whether at least `fraction` of this box lies within one of `boxes` (an element inside a bar the detector boxed).
+    public func isInside(anyOf boxes: [Box], fraction: Double) -> Bool {
+        boxes.contains { fractionInside($0) >= fraction }
+    }
+
     /// Whether the point lies inside the box, edges included.
     public func contains(x: Double, y: Double) -> Bool {
         x >= Double(xMin) && x <= Double(xMax) && y >= Double(yMin) && y <= Double(yMax)

@@ -18,13 +18,7 @@ public struct Machine: Codable, Equatable {
 
     /// The first "model name" of `cpuinfo`, or "unknown CPU" (no /proc, or an arm64 kernel that names none).
     static func cpuModel(cpuinfo: String? = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) -> String {
-        for line in (cpuinfo ?? "").split(separator: "\n") where line.hasPrefix("model name") {
-            if let colon = line.firstIndex(of: ":") {
-                let name = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                if !name.isEmpty { return name }
-            }
-        }
-        return "unknown CPU"
+        BLASKernels.cpuinfoField("model name", in: cpuinfo) ?? "unknown CPU"
     }
 
     /// One line for a person: "AMD EPYC 9R14, OpenBLAS Cooperlake kernels".

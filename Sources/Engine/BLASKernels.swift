@@ -36,12 +36,17 @@ public enum BLASKernels {
 
     /// The CPU's feature flags from /proc/cpuinfo (empty where there is none).
     public static func cpuFlags(cpuinfo: String? = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) -> Set<String> {
-        guard let cpuinfo else { return [] }
-        for line in cpuinfo.split(separator: "\n") where line.hasPrefix("flags") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            return Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))
+        Set((cpuinfoField("flags", in: cpuinfo) ?? "").split(separator: " ").map(String.init))
+    }
+
+    /// The first non-empty value of `key` in /proc/cpuinfo's text ("model name", "flags"), blanks trimmed.
+    public static func cpuinfoField(_ key: String, in cpuinfo: String?) -> String? {
+        for line in (cpuinfo ?? "").split(separator: "\n") where line.hasPrefix(key) {
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].trimmingCharacters(in: .whitespaces) == key else { continue }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if !value.isEmpty { return value }
         }
-        return []
+        return nil
     }
 
     /// A sentence for benchmark and training output when the kernels in use are slower than this

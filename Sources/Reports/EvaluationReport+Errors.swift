@@ -30,7 +30,7 @@ extension EvaluationReport {
     }
 
     private func errorTable(_ errors: ErrorAnalysis) -> String {
-        let countKinds: [ErrorKind] = [.truePositive, .background, .duplicate, .wrongClass, .poorLocalization, .missed]
+        let countKinds = ErrorKind.allCases
         var h = "<table class=\"sortable\" id=\"error-table\"><tr><th>class</th><th>threshold</th>"
         h += countKinds.map { "<th>\(Self.kindName($0))</th>" }.joined() + "<th>AP50</th>"
         h += APGains.kinds.map { "<th>+\(Self.kindName($0))</th>" }.joined() + "</tr>"

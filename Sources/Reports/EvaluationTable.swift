@@ -9,7 +9,6 @@ public enum EvaluationTable {
     public static func render(_ summary: EvaluationSummary) -> String {
         let r = summary.result
         let reference = ReferenceFigures.paper(for: r.classes.map(\.name))
-        func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "-" }
         /// (header, width) of each column after the class name.
         var columns: [(String, Int)] = [("AP50", 6), ("AP-ctr", 7), ("AP50-95", 8), ("AP-S", 6), ("AP-M", 6), ("AP-L", 6),
                                         ("GT", 7), ("dets", 6), ("thresh", 8), ("prec", 7), ("rec", 7)]
@@ -44,10 +43,8 @@ public enum EvaluationTable {
     /// The error kinds of each class at its threshold, then the AP50 that fixing each kind alone would add
     /// (TIDE's breakdown, README "Where a detector fails"), with the means over classes with ground truth.
     static func errorLines(_ errors: ErrorAnalysis, result r: EvaluationResult) -> [String] {
-        func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "-" }
-        let counts: [(String, ErrorKind)] = [("TP", .truePositive), ("bkg", .background), ("dupe", .duplicate), ("cls", .wrongClass),
-                                             ("loc", .poorLocalization), ("miss", .missed)]
-        let gains: [(String, ErrorKind)] = [("+bkg", .background), ("+cls", .wrongClass), ("+loc", .poorLocalization), ("+dupe", .duplicate), ("+miss", .missed)]
+        let counts = ErrorKind.allCases.map { (shortName($0), $0) }
+        let gains = APGains.kinds.map { ("+" + shortName($0), $0) }
         func row(_ name: String, _ left: [String], _ right: [String]) -> String {
             var line = name.padding(toLength: 20, withPad: " ", startingAt: 0)
             for cell in left { line += String(repeating: " ", count: max(1, 7 - cell.count)) + cell }
@@ -67,4 +64,19 @@ public enum EvaluationTable {
         if errors.classes.contains(where: { !$0.thresholdPicked }) { lines.append("* no picked threshold: 0.5") }
         return lines
     }
+
+    /// A kind's column heading in the terminal's narrow table.
+    static func shortName(_ kind: ErrorKind) -> String {
+        switch kind {
+        case .truePositive: "TP"
+        case .background: "bkg"
+        case .duplicate: "dupe"
+        case .wrongClass: "cls"
+        case .poorLocalization: "loc"
+        case .missed: "miss"
+        }
+    }
+
+    /// A fraction as a percentage with one decimal, "-" when there is none.
+    static func pct(_ v: Double?) -> String { v.map { String(format: "%.1f", 100 * $0) } ?? "-" }
 }

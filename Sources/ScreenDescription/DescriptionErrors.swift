@@ -48,10 +48,12 @@ extension DescriptionMetrics {
     /// The errors behind `evaluate(description, against: truth)`'s grouping and order figures; none of a
     /// kind where the truth lacks its dataset. The description's size must be the truth's original size.
     public static func errors(_ description: DescribedScreen, against truth: ScreenTruth) throws -> ScreenDescriptionErrors {
-        guard description.size == truth.originalSize else {
-            throw ScreenTruthError(imageID: truth.imageID, field: "original size", problem: "the description is \(description.size), the ground truth's screenshot \(truth.originalSize)")
-        }
-        let leaves = match(description, truth)
+        errors(try match(description, against: truth))
+    }
+
+    /// The grouping and order errors of one matched screen.
+    public static func errors(_ screen: MatchedScreen) -> ScreenDescriptionErrors {
+        let (description, truth, leaves) = (screen.description, screen.truth, screen.leaves)
         let tops = description.elements
         let scale = truth.scale
         func stored(_ t: Int) -> Box { tops[t].frame.transformed(scaleX: scale, scaleY: scale) }

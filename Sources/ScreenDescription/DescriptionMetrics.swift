@@ -122,10 +122,21 @@ public enum DescriptionMetrics {
 
     /// The metrics of one screen; the description's size must be the truth's original size.
     public static func evaluate(_ description: DescribedScreen, against truth: ScreenTruth) throws -> ScreenDescriptionMetrics {
+        evaluate(try match(description, against: truth))
+    }
+
+    /// The described screen's leaves matched to its truth's boxes once, for every figure that needs them
+    /// (metrics, errors, icons); the description's size must be the truth's original size.
+    public static func match(_ description: DescribedScreen, against truth: ScreenTruth) throws -> MatchedScreen {
         guard description.size == truth.originalSize else {
             throw ScreenTruthError(imageID: truth.imageID, field: "original size", problem: "the description is \(description.size), the ground truth's screenshot \(truth.originalSize)")
         }
-        let matched = match(description, truth)
+        return MatchedScreen(description: description, truth: truth, leaves: match(description, truth))
+    }
+
+    /// The metrics of one matched screen.
+    public static func evaluate(_ screen: MatchedScreen) -> ScreenDescriptionMetrics {
+        let (description, truth, matched) = (screen.description, screen.truth, screen.leaves)
         // The status bar (outside the navigation order) is matched for boxes, texts and icons, not for groups and order.
         let leaves = matched.filter { $0.top != nil }
         let tops = description.elements
@@ -201,8 +212,8 @@ public enum DescriptionMetrics {
 
     /// The description's icons matched to a true box: the true box (stored pixels), its true type
     /// (nil where the truth has none) and the type the description gives (nil for none).
-    public static func matchedIcons(_ description: DescribedScreen, _ truth: ScreenTruth) -> [(box: Box, truth: IconType?, said: IconType?)] {
-        matchedIcons(match(description, truth), truth)
+    public static func matchedIcons(_ screen: MatchedScreen) -> [(box: Box, truth: IconType?, said: IconType?)] {
+        matchedIcons(screen.leaves, screen.truth)
     }
 
     static func matchedIcons(_ leaves: [MatchedLeaf], _ truth: ScreenTruth) -> [(box: Box, truth: IconType?, said: IconType?)] {
@@ -210,6 +221,13 @@ public enum DescriptionMetrics {
             guard l.leaf.kind == .icon, let j = l.truth else { return nil }
             return (truth.boxes[j], truth.iconTypes?[j] ?? nil, l.leaf.iconType)
         }
+    }
+
+    /// A described screen with each of its leaves' true box (`DescriptionMetrics.match`).
+    public struct MatchedScreen {
+        public let description: DescribedScreen
+        public let truth: ScreenTruth
+        let leaves: [MatchedLeaf]
     }
 
     /// One described box: the top-level element it belongs to (nil: the status bar's) and the true box it matched.

@@ -16,7 +16,7 @@ struct HeaderDetection {
         for t in texts where (state.lineCounts[t.id] ?? 1) <= 1 {
             let large = median.map { Double(t.frame.height) >= config.minHeightRatio * Double($0) } ?? false
             let title = t.frame.yMax <= topBar && Double(abs(t.frame.centerX - state.width / 2)) <= config.centreTolerance * Double(state.width)
-            let inToolbar = state.toolbars.contains { t.frame.fractionInside($0) >= insideFraction }
+            let inToolbar = t.frame.isInside(anyOf: state.toolbars, fraction: insideFraction)
             if large || title || inToolbar { state.headers.insert(t.id) }
         }
     }

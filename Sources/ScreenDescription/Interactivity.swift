@@ -71,7 +71,7 @@ struct InteractivityAssignment {
             let e = state.elements[i]
             if state.interactiveByClass(e) {
                 state.elements[i].interactive = true
-            } else if e.kind == .icon && bars.contains(where: { e.frame.fractionInside($0) >= insideFraction }) {
+            } else if e.kind == .icon && e.frame.isInside(anyOf: bars, fraction: insideFraction) {
                 state.elements[i].interactive = true
                 state.iconDecided.insert(e.id)
             } else if e.kind == .icon, let model {

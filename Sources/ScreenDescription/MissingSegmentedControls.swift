@@ -17,7 +17,7 @@ struct SegmentCompletion {
             changed = false
             for i in state.elements.indices where state.elements[i].kind == .text {
                 let text = state.elements[i].frame
-                guard !segments.contains(where: { text.fractionInside($0) >= insideFraction }) else { continue }
+                guard !text.isInside(anyOf: segments, fraction: insideFraction) else { continue }
                 let row = detected.filter { $0.holdsVerticalCentre(of: text) }
                 guard let anchor = row.min(by: { $0.horizontalGap(text) < $1.horizontalGap(text) }) else { continue }
                 let reach = segments.filter { $0.holdsVerticalCentre(of: text) }

@@ -20,18 +20,16 @@ public enum DescriptionEvaluation {
         let truths = try TruthScreens.read(set, vocabulary: vocabulary)
         let described = try DescriptionFile.read(from: URL(fileURLWithPath: path))
         // A described screen the truth lacks, or one whose size disagrees, is the description file's fault: name it.
-        let pairs: [(description: DescribedScreen, truth: ScreenTruth)]
-        let metrics: DescriptionMetricsFile
-        let errors: [ScreenDescriptionErrors]
+        let screens: [DescriptionMetrics.MatchedScreen]
         do {
-            pairs = try DescriptionMetrics.pair(descriptions: described, truths: truths)
-            metrics = DescriptionMetricsFile(try pairs.map { try DescriptionMetrics.evaluate($0.description, against: $0.truth) })
-            errors = try pairs.map { try DescriptionMetrics.errors($0.description, against: $0.truth) }
+            screens = try DescriptionMetrics.pair(descriptions: described, truths: truths).map { try DescriptionMetrics.match($0.description, against: $0.truth) }
         } catch let error as ScreenTruthError where error.file == nil {
             throw error.located(in: path)
         }
+        let metrics = DescriptionMetricsFile(screens.map(DescriptionMetrics.evaluate))
+        let errors = screens.map(DescriptionMetrics.errors)
         let index = screenIndex(set)
-        let report = DescriptionMetricsReport(metrics, title: title, icons: try icons(pairs, set, index: index),
+        let report = DescriptionMetricsReport(metrics, title: title, icons: try icons(screens, set, index: index),
                                               errorScreens: try errorScreens(errors, set, index: index))
         try metrics.write(to: folder.appendingPathComponent(DescriptionMetricsFile.fileName))
         try report.write(to: folder.appendingPathComponent("report.html"))
@@ -39,12 +37,12 @@ public enum DescriptionEvaluation {
     }
 
     /// The matched icons whose truth has a type, cut from the stored screens, at most a few hundred.
-    static func icons(_ pairs: [(description: DescribedScreen, truth: ScreenTruth)], _ set: ShardSet, index: [String: Int]) throws
+    static func icons(_ screens: [DescriptionMetrics.MatchedScreen], _ set: ShardSet, index: [String: Int]) throws
         -> [(crop: RGBImage, truth: IconType?, said: IconType?)] {
         var out: [(crop: RGBImage, truth: IconType?, said: IconType?)] = []
-        for (description, truth) in pairs where out.count < 400 {
-            let matched = DescriptionMetrics.matchedIcons(description, truth).filter { $0.truth != nil }
-            guard !matched.isEmpty, let i = index[truth.imageID], let image = try set.record(at: i).image else { continue }
+        for screen in screens where out.count < 400 {
+            let matched = DescriptionMetrics.matchedIcons(screen).filter { $0.truth != nil }
+            guard !matched.isEmpty, let i = index[screen.truth.imageID], let image = try set.record(at: i).image else { continue }
             out += matched.map { (IconInput.crop(image, box: $0.box), $0.truth, $0.said) }
         }
         return out

@@ -17,7 +17,7 @@ public enum InteractiveTruth {
             guard let e = entries[i] else { return -1 }
             if e.interactive { return 1 }
             let b = boxes[i]
-            if e.kind == .icon, b.area > 0, bars.contains(where: { b.fractionInside($0) >= insideFraction }) { return 1 }
+            if e.kind == .icon, b.area > 0, b.isInside(anyOf: bars, fraction: insideFraction) { return 1 }
             return -1
         }
     }

@@ -118,7 +118,9 @@ final class IconCommandTests: XCTestCase {
         run = try runUIDetect(["describe", "--data", truth.path, "--boxes-from-truth", "--no-ocr", "--out", unnamed.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout.components(separatedBy: "no icon classifier").count, 2, "said once: \(run.stdout)")
-        XCTAssertTrue(try iconElements(unnamed.appendingPathComponent("description.json")).allSatisfy { $0["icon_type"] is NSNull })
+        let unnamedIcons = try iconElements(unnamed.appendingPathComponent("description.json"))
+        XCTAssertFalse(unnamedIcons.isEmpty, "the icons are still described, unnamed")
+        XCTAssertTrue(unnamedIcons.allSatisfy { $0["icon_type"] is NSNull })
 
         // A classifier file that is not one: an error naming it, nothing written.
         let refused = dir.appendingPathComponent("refused")

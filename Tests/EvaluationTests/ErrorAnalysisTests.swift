@@ -1,6 +1,7 @@
 import Boxes
 import Evaluation
 import Foundation
+import SeededRandom
 import TestSupport
 import XCTest
 
@@ -88,7 +89,7 @@ final class ErrorAnalysisTests: XCTestCase {
 
     func testAtThePickedThresholdsTheCountsAreThePicksOwn() {
         // Random screens: at each class's pick, its true and false positives are the pick's tp and fp.
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 91)
         for _ in 0..<20 {
             var images: [GroundTruthImage] = [], detections: [Detection] = []
             for i in 0..<6 {

@@ -43,4 +43,23 @@ final class IconEvaluationTests: XCTestCase {
         XCTAssertEqual(IconEvaluation.threshold(predictions: [predicted("menu", 0.9)], truths: [type("close")], precision: 0.95), 1,
                        "no score reaches the precision: nothing is named")
     }
+
+    func testWithConfidenceThePrecisionsLowerBoundMustReachTheTarget() {
+        // All right at one score: the Wilson lower bound is n / (n + z^2), z = 1.6449 at 95%: it
+        // reaches 0.95 from n = 52 (51: 0.94962, 52: 0.95054).
+        func right(_ n: Int, at score: Float) -> (p: [IconPrediction], t: [IconType]) {
+            (Array(repeating: predicted("back", score), count: n), Array(repeating: type("back"), count: n))
+        }
+        let (p51, t51) = right(51, at: 0.9), (p52, t52) = right(52, at: 0.9)
+        XCTAssertEqual(IconEvaluation.threshold(predictions: p51, truths: t51, precision: 0.95, confidence: 0.95), 1)
+        XCTAssertEqual(IconEvaluation.threshold(predictions: p52, truths: t52, precision: 0.95, confidence: 0.95), 0.9)
+        XCTAssertEqual(IconEvaluation.threshold(predictions: p51, truths: t51, precision: 0.95), 0.9, "without confidence the share is 1")
+        // 80 right at 0.9 and one wrong at 0.8: the share 80/81 = 0.988 passes alone, its bound 0.9465 does not.
+        let (p80, t80) = right(80, at: 0.9)
+        let (p, t) = (p80 + [predicted("menu", 0.8)], t80 + [type("close")])
+        XCTAssertEqual(IconEvaluation.threshold(predictions: p, truths: t, precision: 0.95), 0.8)
+        XCTAssertEqual(IconEvaluation.threshold(predictions: p, truths: t, precision: 0.95, confidence: 0.95), 0.9)
+        XCTAssertEqual(IconEvaluation.wilsonLowerBound(right: 100, of: 102, z: 1.6448536269514715), 0.94246809114, accuracy: 1e-9)
+        XCTAssertEqual(IconEvaluation.wilsonLowerBound(right: 3, of: 4, z: 0), 0.75)
+    }
 }

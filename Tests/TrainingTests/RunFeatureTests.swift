@@ -3,6 +3,7 @@ import Checkpoints
 import Detection
 import Engine
 import Foundation
+import Layers
 import Shards
 import Synthesis
 import TestSupport
@@ -28,7 +29,7 @@ let otherVocabularyData: URL = {
     return dir
 }()
 
-func namedValues(_ model: SSDModel) -> [String: [Float]] {
+func namedValues(_ model: some Module) -> [String: [Float]] {
     Dictionary(uniqueKeysWithValues: model.namedState().map { ($0.name, $0.tensor.scalars) })
 }
 

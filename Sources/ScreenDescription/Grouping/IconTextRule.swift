@@ -14,7 +14,7 @@ struct IconTextRule {
         var iconsOf: [Int: [Int]] = [:]
         let toolbars = state.toolbars
         for i in state.elements.indices where state.elements[i].kind == .icon && state.elements[i].frame.yMax > statusBar
-            && !toolbars.contains(where: { state.elements[i].frame.fractionInside($0) >= insideFraction }) {
+            && !state.elements[i].frame.isInside(anyOf: toolbars, fraction: insideFraction) {
             let icon = state.elements[i].frame
             let near = texts.filter { t in
                 let text = state.elements[t].frame

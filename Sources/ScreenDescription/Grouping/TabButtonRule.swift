@@ -19,7 +19,7 @@ struct TabButtonRule {
             let e = state.elements[i]
             return (e.kind == .icon || e.isTextLike) && Double(e.frame.yMin) >= (1 - config.bottomFraction) * Double(h)
                 && Double(bottom - e.frame.yMin) < config.maxDistanceFromBottom * Double(h)
-                && !cards.contains { e.frame.fractionInside($0) >= insideFraction }
+                && !e.frame.isInside(anyOf: cards, fraction: insideFraction)
         }
         // Ours: when the items are not evenly spaced, the highest ones may be a row above the bar
         // (within reach of the bottom); they are left out, highest first, until the rest are a bar.

@@ -20,7 +20,8 @@ import SeededRandom
 /// training (whole names: Font Awesome and Fork Awesome share theirs), and from whole families
 /// held out when the config names some. The best validation top-1 accuracy is kept; at the end
 /// its threshold is picked for the target label precision and `icon-classifier.safetensors`
-/// written into the run folder.
+/// written into the run folder. With `ema.enabled` the moving average of the weights is what is
+/// validated, kept and written; checkpoints hold the trained weights beside it, as a detector's do.
 public final class IconClassifierTrainer {
     public static let columns = ["step", "loss", "learning_rate", "icons_per_second", "val_loss", "val_top1_fraction",
                                  "val_label_precision_fraction", "val_coverage_fraction", "held_out_top1_fraction"]
@@ -28,7 +29,11 @@ public final class IconClassifierTrainer {
     public let config: IconRunConfig
     public let folder: RunFolder
     public let logger: Logger
+    /// The weights the optimizer trains.
     public let network: IconNet
+    /// Their moving average (when `ema.enabled`) and what moves it.
+    let average: IconNet?
+    let ema: WeightAverage?
     public private(set) var state: TrainingState
     let optimizer: Optimizer
     let schedule: LearningRateSchedule
@@ -73,6 +78,14 @@ public final class IconClassifierTrainer {
         var g = SeededGenerator(seed: config.seed)
         network = IconNet(config: config.model.network, generator: &g)
         optimizer = TrainingSetup.optimizer(config.optimizer, parameters: network.namedParameters())
+        if config.ema.enabled {
+            let copy = IconNet(config: config.model.network, generator: &g)
+            average = copy
+            ema = WeightAverage(values: network.namedState().map(\.tensor), averages: copy.namedState().map(\.tensor),
+                                decay: config.ema.decay, warmupSteps: config.ema.warmupSteps)
+        } else {
+            (average, ema) = (nil, nil)
+        }
         schedule = TrainingSetup.schedule(config.schedule, learningRate: config.optimizer.learningRate, steps: config.steps)
         let side = config.model.inputSide
         let validationSamples = IconSamples(catalog: catalog, seed: config.seed ^ 0x5A11D, options: config.samples) {
@@ -93,7 +106,15 @@ public final class IconClassifierTrainer {
         log = StepLog(url: folder.metricsFile, columns: Self.columns)
         store.prune()
         if let (saved, weights) = try store.loadLast() {
-            try Self.load(weights, into: network)
+            try Self.load(weights, into: evaluated)
+            if let ema {
+                let stateFile = store.last.appendingPathComponent(CheckpointStore.stateFile).path
+                guard !saved.rawWeights.isEmpty else { throw CheckpointError(path: stateFile, problem: "no raw weights beside the moving average") }
+                do { try network.load(Dictionary(uniqueKeysWithValues: saved.rawWeights.map { ($0.name, ($0.shape, $0.values)) })) } catch {
+                    throw CheckpointError(path: stateFile, problem: "\(error)")
+                }
+                ema.resume(updates: saved.emaUpdates)
+            }
             try optimizer.loadState(saved.optimizer)
             guard saved.step <= config.steps else { throw CheckpointError(path: store.last.path, problem: "holds step \(saved.step), past the run's \(config.steps) steps") }
             state = saved
@@ -105,7 +126,8 @@ public final class IconClassifierTrainer {
         let trainingGlyphs = training.pools.reduce(0) { $0 + $1.count }, validationGlyphs = validationSamples.pools.reduce(0) { $0 + $1.count }
         let outside = config.data.heldOutFamilies.isEmpty ? "" : "; families never trained on: \(config.data.heldOutFamilies.joined(separator: ", "))"
         logger.info("icon classifier \(folder.path): \(trainingGlyphs) training glyphs of \(config.data.families.joined(separator: ", ")), \(validationGlyphs) held out for \(config.data.validationSamples) validation crops\(outside)")
-        logger.info("network: \(side)x\(side) ink maps, width \(config.model.width), \(network.parameterCount) parameters, \(IconVocabulary.types.count) types; \(config.optimizer.name.rawValue) at \(config.optimizer.learningRate), batch \(config.batchSize), \(config.steps) steps, OpenBLAS \(BLASKernels.current) kernels")
+        let averaged = config.ema.enabled ? "; validated and written: the moving average of the weights (decay \(config.ema.decay), warm-up \(config.ema.warmupSteps) steps)" : ""
+        logger.info("network: \(side)x\(side) ink maps, width \(config.model.width), \(network.parameterCount) parameters, \(IconVocabulary.types.count) types; \(config.optimizer.name.rawValue) at \(config.optimizer.learningRate), batch \(config.batchSize), \(config.steps) steps, OpenBLAS \(BLASKernels.current) kernels\(averaged)")
     }
 
     /// Glyph names kept for validation: a share of each type's names, chosen by the seed, whole names across families.
@@ -121,6 +143,9 @@ public final class IconClassifierTrainer {
         }
         return out
     }
+
+    /// The network validated and written: the moving average when there is one.
+    var evaluated: IconNet { average ?? network }
 
     static func load(_ url: URL, into network: IconNet) throws {
         let classifier = try IconClassifier(contentsOf: url)
@@ -172,6 +197,7 @@ public final class IconClassifierTrainer {
             _ = clipGradientNorm(parameters, maxNorm: c.optimizer.clipGradNorm ?? .infinity)
             let lr = schedule.learningRate(at: state.step)
             optimizer.step(learningRate: lr)
+            ema?.update()
             state.step = step
             sessionSteps += 1
             state.window.steps += 1
@@ -180,7 +206,8 @@ public final class IconClassifierTrainer {
             var isBest = false
             if (c.evalInterval > 0 && step % c.evalInterval == 0) || step == c.steps {
                 let start = monotonicSeconds()
-                scores = (figures(validation), heldOut.map(figures))
+                let v = figures(validation)
+                scores = (v, heldOut.map { figures($0, threshold: v.evaluation.threshold) })
                 if let top1 = scores!.validation.evaluation.top1Accuracy, top1 > (state.bestScore ?? -1) {
                     (state.bestScore, state.bestStep, isBest) = (top1, step, true)
                 }
@@ -196,7 +223,7 @@ public final class IconClassifierTrainer {
                 logger.info("\(String(format: "step %d/%d  loss %.4f  lr %.5f  %.0f icons/s", step, c.steps, w.loss / Double(w.steps), lr, rate))")
                 if let v {
                     let threshold = String(format: "%.3f", v.evaluation.threshold), loss = String(format: "%.4f", v.loss)
-                    let held: String = scores!.heldOut.map { "; held-out families top-1 \(percent($0.evaluation.top1Accuracy))" } ?? ""
+                    let held = scores!.heldOut.map { "; " + heldOutText($0) } ?? ""
                     let best = "best \(percent(state.bestScore)) at step \(state.bestStep.map(String.init) ?? "-")"
                     logger.info("step \(step): validation loss \(loss), top-1 \(percent(v.evaluation.top1Accuracy)), at threshold \(threshold) label precision \(percent(v.evaluation.labelPrecision)) with coverage \(percent(v.evaluation.coverage))\(held) (\(best))")
                 }
@@ -221,20 +248,21 @@ public final class IconClassifierTrainer {
         return try finish()
     }
 
-    /// One validation: predictions, the cross-entropy, and the figures at the threshold that keeps the target precision there.
+    /// One validation: predictions, the cross-entropy, and the figures at the threshold that keeps the
+    /// target precision there (or at `threshold`: the held-out families at validation's).
     struct ValidationFigures {
         var predictions: [IconPrediction]
         var loss: Double
         var evaluation: IconEvaluation
     }
 
-    func figures(_ set: IconValidationSet) -> ValidationFigures {
+    func figures(_ set: IconValidationSet, threshold fixed: Float? = nil) -> ValidationFigures {
         var predictions: [IconPrediction] = [], lossSum = 0.0
         var offset = 0
         Autodiff.withoutTape {
             for x in set.inputs {
                 let n = x.shape[0]
-                let logits = network.logits(x, mode: .inference)
+                let logits = evaluated.logits(x, mode: .inference)
                 lossSum += Double(logits.softmaxCrossEntropy(labels: set.truths[offset..<(offset + n)].map { Int32($0.index) }).item) * Double(n)
                 let p = logits.softmaxProbabilities(), k = IconVocabulary.types.count
                 predictions += (0..<n).map {
@@ -243,7 +271,8 @@ public final class IconClassifierTrainer {
                 offset += n
             }
         }
-        let threshold = IconEvaluation.threshold(predictions: predictions, truths: set.truths, precision: config.targetPrecision)
+        let threshold = fixed ?? IconEvaluation.threshold(predictions: predictions, truths: set.truths, precision: config.targetPrecision,
+                                                          confidence: config.thresholdConfidence)
         let named = predictions.map { IconClassifier.prediction($0.probabilities, threshold: threshold) }
         return ValidationFigures(predictions: named, loss: lossSum / Double(max(1, set.truths.count)),
                                  evaluation: IconEvaluation(predictions: named, truths: set.truths, threshold: threshold))
@@ -252,8 +281,12 @@ public final class IconClassifierTrainer {
     private func save(isBest: Bool, threshold: Float?) throws {
         var s = state
         s.optimizer = optimizer.state()
+        if let ema {
+            s.rawWeights = network.namedState().map { NamedTensor(name: $0.name, shape: $0.tensor.shape, values: $0.tensor.scalars) }
+            s.emaUpdates = ema.updates
+        }
         try store.save(step: s.step, isBest: isBest) { stepFolder in
-            try IconClassifier(network: network, threshold: threshold ?? 0.5, otherWeight: otherWeight, step: s.step).write(to: stepFolder.appendingPathComponent(IconClassifier.fileName))
+            try IconClassifier(network: evaluated, threshold: threshold ?? 0.5, otherWeight: otherWeight, step: s.step).write(to: stepFolder.appendingPathComponent(IconClassifier.fileName))
             try s.write(to: stepFolder.appendingPathComponent(CheckpointStore.stateFile))
         }
     }
@@ -262,20 +295,26 @@ public final class IconClassifierTrainer {
     /// `icon-classifier.safetensors` with the run's page.
     private func finish() throws -> Outcome {
         let bestFile = store.best.appendingPathComponent(IconClassifier.fileName)
-        if FileManager.default.fileExists(atPath: bestFile.path) { try Self.load(bestFile, into: network) }
+        if FileManager.default.fileExists(atPath: bestFile.path) { try Self.load(bestFile, into: evaluated) }
         let v = figures(validation)
-        let held = heldOut.map(figures)
+        let held = heldOut.map { figures($0, threshold: v.evaluation.threshold) }
         let threshold = v.evaluation.threshold
         let url = folder.url.appendingPathComponent(IconClassifier.fileName)
         let e = v.evaluation
         let extra: [String: String] = ["validation_top1": "\(e.top1Accuracy ?? 0)", "validation_label_precision": "\(e.labelPrecision ?? 0)",
                                        "validation_coverage": "\(e.coverage ?? 0)"]
-        try IconClassifier(network: network, threshold: threshold, otherWeight: otherWeight, step: state.bestStep ?? state.step).write(to: url, extra: extra)
-        let heldText: String = held.map { ", held-out families top-1 \(percent($0.evaluation.top1Accuracy))" } ?? ""
+        try IconClassifier(network: evaluated, threshold: threshold, otherWeight: otherWeight, step: state.bestStep ?? state.step).write(to: url, extra: extra)
+        let heldText = held.map { "; " + heldOutText($0) } ?? ""
         let thresholdText = String(format: "%.3f", threshold)
-        logger.info("wrote \(url.path): step \(state.bestStep ?? state.step), threshold \(thresholdText) keeps label precision \(percent(e.labelPrecision)) (target \(percent(config.targetPrecision))) with coverage \(percent(e.coverage)); validation top-1 \(percent(e.top1Accuracy))\(heldText)")
+        logger.info("wrote \(url.path): step \(state.bestStep ?? state.step), threshold \(thresholdText) keeps label precision \(percent(e.labelPrecision)) (target \(percent(config.targetPrecision)) at \(percent(config.thresholdConfidence))% confidence) with coverage \(percent(e.coverage)); validation top-1 \(percent(e.top1Accuracy))\(heldText)")
         try writePage(threshold: threshold, validation: v, heldOut: held)
         return Outcome(step: state.step, interrupted: false, classifier: url, threshold: threshold, validation: v.evaluation, heldOut: held?.evaluation)
+    }
+
+    /// The held-out families' figures at validation's threshold: how far the threshold carries over to designs never trained on.
+    private func heldOutText(_ f: ValidationFigures) -> String {
+        let e = f.evaluation
+        return "held-out families top-1 \(percent(e.top1Accuracy)), at this threshold label precision \(percent(e.labelPrecision)) with coverage \(percent(e.coverage))"
     }
 
     private func writePage(threshold: Float, validation v: ValidationFigures, heldOut held: ValidationFigures?) throws {

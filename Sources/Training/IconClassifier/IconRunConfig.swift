@@ -32,10 +32,22 @@ public struct IconRunConfig: Codable, Equatable, Sendable {
         s.warmupSteps = 200
         return s
     }()
+    /// The moving average of the weights, validated and written in their place when enabled.
+    /// A shorter memory than a detector's (1,000-step warm-up, decay 0.9995): the classifier's runs
+    /// are a few thousand steps, and the cosine schedule has already cooled the last ones.
+    public var ema: EMAConfig = {
+        var e = EMAConfig()
+        (e.decay, e.warmupSteps) = (0.9995, 1000)
+        return e
+    }()
     /// PyTorch's `label_smoothing` of the cross-entropy.
     public var labelSmoothing: Float = 0.1
     /// The label precision the threshold keeps on the validation icons (the spec: 95%).
     public var targetPrecision = 0.95
+    /// The one-sided confidence with which it keeps it (`IconEvaluation.threshold`): the precision's
+    /// Wilson lower bound must reach the target, so that the validation set's noise does not pick
+    /// the threshold. 0.5: the share itself.
+    public var thresholdConfidence = 0.95
     /// Rank types with training's prior of `other` divided out (`IconClassifier.otherWeight`):
     /// `other_share` then sets how often `other` is seen, not how readily it wins.
     public var balanceOther = true
@@ -43,9 +55,9 @@ public struct IconRunConfig: Codable, Equatable, Sendable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case name, seed, threads, steps, data, model, samples, optimizer, schedule
+        case name, seed, threads, steps, data, model, samples, optimizer, schedule, ema
         case batchSize = "batch_size", evalInterval = "eval_interval", checkpointInterval = "checkpoint_interval", logInterval = "log_interval"
-        case labelSmoothing = "label_smoothing", targetPrecision = "target_precision", balanceOther = "balance_other"
+        case labelSmoothing = "label_smoothing", targetPrecision = "target_precision", thresholdConfidence = "threshold_confidence", balanceOther = "balance_other"
     }
 
     /// Impossible values, each naming its dotted key.
@@ -60,11 +72,13 @@ public struct IconRunConfig: Codable, Equatable, Sendable {
         if logInterval < 1 { out.append(("log_interval", "must be at least 1, got \(logInterval)")) }
         if !(0...1).contains(labelSmoothing) { out.append(("label_smoothing", "must lie in [0, 1], got \(labelSmoothing)")) }
         if !(targetPrecision > 0 && targetPrecision <= 1) { out.append(("target_precision", "must lie in (0, 1], got \(targetPrecision)")) }
+        if !(thresholdConfidence >= 0.5 && thresholdConfidence < 1) { out.append(("threshold_confidence", "must lie in [0.5, 1), got \(thresholdConfidence)")) }
         out += data.problems().map { ("data." + $0.0, $0.1) }
         out += model.problems().map { ("model." + $0.0, $0.1) }
         out += samples.problems().map { ("samples." + $0.key, $0.problem) }
         out += optimizer.problems().map { ("optimizer." + $0.0, $0.1) }
         out += schedule.problems(steps: steps).map { ("schedule." + $0.0, $0.1) }
+        out += ema.problems().map { ("ema." + $0.key, $0.problem) }
         return out
     }
 }
