@@ -97,6 +97,7 @@ public struct IconEvaluation: Sendable {
 
     /// The standard normal quantile of `p` in [0.5, 1), by bisection on erf (exact to 1e-12; called once per pick).
     static func normalQuantile(_ p: Double) -> Double {
+        guard p > 0.5 else { return 0 }
         var (lo, hi) = (0.0, 40.0)
         for _ in 0..<100 {
             let mid = (lo + hi) / 2

@@ -14,6 +14,12 @@ public struct Letterbox: Equatable, Sendable {
         scale = min(Float(target.width) / Float(original.width), Float(target.height) / Float(original.height))
     }
 
+    /// The size the original is scaled to: the target's top-left part that holds the picture, the rest padding.
+    public var content: Size {
+        Size(width: max(1, min(target.width, Int((Float(original.width) * scale).rounded()))),
+             height: max(1, min(target.height, Int((Float(original.height) * scale).rounded()))))
+    }
+
     /// A box in original pixels mapped into the target.
     public func forward(_ box: Box) -> Box { box.transformed(scaleX: scale, scaleY: scale) }
 
@@ -38,8 +44,7 @@ extension RGBImage {
     /// Fits the image into `target` keeping its aspect ratio; pads right and bottom with `fill`.
     public func letterboxed(into target: Size, fill: RGB = RGB(0, 0, 0)) -> (image: RGBImage, letterbox: Letterbox) {
         let lb = Letterbox(original: size, target: target)
-        let scaled = resized(to: Size(width: max(1, min(target.width, Int((Float(width) * lb.scale).rounded()))),
-                                      height: max(1, min(target.height, Int((Float(height) * lb.scale).rounded())))))
+        let scaled = resized(to: lb.content)
         var out = RGBImage(size: target, fill: fill)
         out.paste(scaled, x: 0, y: 0)
         return (out, lb)

@@ -47,9 +47,7 @@ public struct OutlinedPicture {
     public static func content(of set: ShardSet, screen i: Int, stored: Size) -> Size {
         let (k, local) = set.locate(i)
         guard let original = set.readers[k].originalSizes?[local], original.width > 0, original.height > 0 else { return stored }
-        let scale = Letterbox(original: original, target: stored).scale
-        return Size(width: min(stored.width, max(1, Int((Float(original.width) * scale).rounded(.up)))),
-                    height: min(stored.height, max(1, Int((Float(original.height) * scale).rounded(.up)))))
+        return Letterbox(original: original, target: stored).content
     }
 
     /// The content of `image` (its top-left `content`) shown at most `width` pixels wide, and the function

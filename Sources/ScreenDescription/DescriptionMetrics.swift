@@ -131,7 +131,7 @@ public enum DescriptionMetrics {
         guard description.size == truth.originalSize else {
             throw ScreenTruthError(imageID: truth.imageID, field: "original size", problem: "the description is \(description.size), the ground truth's screenshot \(truth.originalSize)")
         }
-        return MatchedScreen(description: description, truth: truth, leaves: match(description, truth))
+        return MatchedScreen(description: description, truth: truth, leaves: matchLeaves(description, truth))
     }
 
     /// The metrics of one matched screen.
@@ -238,7 +238,7 @@ public enum DescriptionMetrics {
     }
 
     /// Every leaf of `description` (its status bar's last) with the true box it matched.
-    static func match(_ description: DescribedScreen, _ truth: ScreenTruth) -> [MatchedLeaf] {
+    static func matchLeaves(_ description: DescribedScreen, _ truth: ScreenTruth) -> [MatchedLeaf] {
         let inOrder: [(top: Int?, leaf: DescribedElement)] = description.elements.enumerated().flatMap { t, e in e.leaves.map { (top: Optional(t), leaf: $0) } }
         let leaves = inOrder + (description.statusBar?.leaves ?? []).map { (top: nil, leaf: $0) }
         let scale = truth.scale

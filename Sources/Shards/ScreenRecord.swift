@@ -75,10 +75,8 @@ extension ScreenRecord {
     public func originalImage() -> RGBImage? {
         guard let image else { return nil }
         guard let original = originalSize, original != image.size, original.width > 0, original.height > 0 else { return image }
-        let scale = Letterbox(original: original, target: image.size).scale
-        let width = max(1, min(image.width, Int((Float(original.width) * scale).rounded())))
-        let height = max(1, min(image.height, Int((Float(original.height) * scale).rounded())))
-        return image.cropped(x0: 0, y0: 0, x1: width, y1: height).resized(to: original)
+        let content = Letterbox(original: original, target: image.size).content
+        return image.cropped(x0: 0, y0: 0, x1: content.width, y1: content.height).resized(to: original)
     }
 }
 

@@ -1,4 +1,5 @@
 import Boxes
+import Images
 import SeededRandom
 
 /// The device a synthetic screenshot is taken on: its pixels, its width in points (dp on
@@ -54,8 +55,6 @@ struct Device {
     /// Where the screenshot lands in a stored image of `storage` size: scaled by
     /// min(W_s / W, H_s / H) and padded right and bottom, as the importers letterbox real ones.
     func content(in storage: Size) -> Size {
-        let scale = min(Float(storage.width) / Float(pixels.width), Float(storage.height) / Float(pixels.height))
-        return Size(width: min(storage.width, max(1, Int((Float(pixels.width) * scale).rounded()))),
-                    height: min(storage.height, max(1, Int((Float(pixels.height) * scale).rounded()))))
+        Letterbox(original: pixels, target: storage).content
     }
 }

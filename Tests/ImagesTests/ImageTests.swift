@@ -55,6 +55,10 @@ final class ImageTests: XCTestCase {
         XCTAssertEqual(img.size, Size(width: 256, height: 512))
         XCTAssertEqual(img.pixel(x: 10, y: 500), RGB(1, 2, 3))  // padding below the scaled image (height 455)
         XCTAssertNotEqual(img.pixel(x: 255, y: 400), RGB(1, 2, 3))
+        // `content` is exactly the picture's part: 640 * 256 / 360 = 455.1 rows, then padding.
+        XCTAssertEqual(lb.content, Size(width: 256, height: 455))
+        XCTAssertNotEqual(img.pixel(x: 10, y: 454), RGB(1, 2, 3))
+        XCTAssertEqual(img.pixel(x: 10, y: 455), RGB(1, 2, 3))
     }
 
     func testResizeOfAConstantImageIsConstant() {

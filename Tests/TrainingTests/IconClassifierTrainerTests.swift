@@ -21,10 +21,12 @@ final class IconClassifierTrainerTests: XCTestCase {
         var c = tinyIconConfig()
         c.ema.enabled = true
         c.ema.warmupSteps = 2
+        (c.data.families, c.data.heldOutFamilies) = (["material", "font-awesome"], ["bootstrap"])
         let logger = Logger(label: "test")
         let straight = try freshRunFolder(), split = try freshRunFolder()
         let whole = try IconClassifierTrainer(config: c, folder: straight, resume: false, logger: logger)
-        _ = try whole.run()
+        let outcome = try whole.run()
+        XCTAssertEqual(outcome.heldOut?.threshold, outcome.threshold, "held-out families are scored at validation's threshold")
         var calls = 0
         _ = try IconClassifierTrainer(config: c, folder: split, resume: false, logger: logger).run(shouldStop: { calls += 1; return calls > 3 })
         let resumed = try IconClassifierTrainer(config: nil, folder: split, resume: true, logger: logger)
@@ -42,6 +44,11 @@ final class IconClassifierTrainerTests: XCTestCase {
         // The written classifier is the best validated average, the same in both runs.
         let (bestResumed, bestWhole): (IconNet, IconNet) = (try XCTUnwrap(resumed.average), try XCTUnwrap(whole.average))
         XCTAssertEqual(namedValues(bestResumed), namedValues(bestWhole))
+        let written = try IconClassifier(contentsOf: straight.appendingPathComponent(IconClassifier.fileName))
+        let best = try IconClassifier(contentsOf: straight.appendingPathComponent("checkpoints/best/\(IconClassifier.fileName)"))
+        XCTAssertEqual(namedValues(written.network), namedValues(best.network), "the file written holds the best checkpoint's average")
+        XCTAssertEqual(namedValues(written.network), namedValues(bestWhole))
+        XCTAssertEqual(written.step, try TrainingState.read(last(straight, CheckpointStore.stateFile)).bestStep)
 
         let problems = { (c: IconRunConfig) in c.problems().map(\.key) }
         var bad = tinyIconConfig()

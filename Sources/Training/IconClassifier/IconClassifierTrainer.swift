@@ -306,7 +306,8 @@ public final class IconClassifierTrainer {
         try IconClassifier(network: evaluated, threshold: threshold, otherWeight: otherWeight, step: state.bestStep ?? state.step).write(to: url, extra: extra)
         let heldText = held.map { "; " + heldOutText($0) } ?? ""
         let thresholdText = String(format: "%.3f", threshold)
-        logger.info("wrote \(url.path): step \(state.bestStep ?? state.step), threshold \(thresholdText) keeps label precision \(percent(e.labelPrecision)) (target \(percent(config.targetPrecision)) at \(percent(config.thresholdConfidence))% confidence) with coverage \(percent(e.coverage)); validation top-1 \(percent(e.top1Accuracy))\(heldText)")
+        let weights = average == nil ? "" : " (the moving average of the weights)"
+        logger.info("wrote \(url.path): step \(state.bestStep ?? state.step)\(weights), threshold \(thresholdText) keeps label precision \(percent(e.labelPrecision)) (target \(percent(config.targetPrecision)) at \(percent(config.thresholdConfidence))% confidence) with coverage \(percent(e.coverage)); validation top-1 \(percent(e.top1Accuracy))\(heldText)")
         try writePage(threshold: threshold, validation: v, heldOut: held)
         return Outcome(step: state.step, interrupted: false, classifier: url, threshold: threshold, validation: v.evaluation, heldOut: held?.evaluation)
     }
@@ -333,7 +334,7 @@ public final class IconClassifierTrainer {
         }
         let notes = ["Families trained on: \(config.data.families.joined(separator: ", ")); \(config.data.validationSamples) validation crops of glyphs held out of training"
                      + (config.data.heldOutFamilies.isEmpty ? "." : "; families never trained on: \(config.data.heldOutFamilies.joined(separator: ", ")).")
-                     + " Weights of step \(state.bestStep ?? state.step) (best validation top-1)."]
+                     + " Weights of step \(state.bestStep ?? state.step) (best validation top-1)\(average == nil ? "" : ", their moving average")."]
         let page = IconClassifierPage(title: "Icon classifier \(folder.name)", notes: notes, points: points, threshold: threshold,
                                       figures: [figures("validation glyphs", v, validation)] + (held.map { [figures("held-out families", $0, heldOut!)] } ?? []))
         try page.write(to: folder.reportFile)
