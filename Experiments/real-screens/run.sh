@@ -39,5 +39,18 @@ if [ -n "$before" ]; then
     # (text, icon, picture, text_field, page_control, dialog, container, toggle; the rest dropped).
     [ -d "$sample/mapped" ] || "$uidetect" import yolo "$sample/yolo" --out "$sample/mapped" --size 400x640 --class-map "$real/class-map.yaml"
     "$before" describe --boxes-from-truth --data "$sample/mapped" --out "$out/before"
+    python3 "$out/table.py" "$out/before" "$out/after" > "$out/screens.md"
 fi
-python3 "$out/table.py" "$out/before" "$out/after" > "$out/screens.md"
+
+# With the real-screen detector (section 3: Configs/real-ui-finetune.yaml, trained by Experiments/real-ui-recipe/run.sh)
+# in place of the true boxes, its validation's max-F1 thresholds, and the icon classifier of Experiments/icons.
+detector=${REAL_UI_DETECTOR:-Experiments/real-ui-recipe/real-ui-finetune}
+classifier=Experiments/icons/icon-classifier-40000/icon-classifier.safetensors
+if [ -e "$detector/checkpoints/best" ]; then
+    found=(--checkpoint "$detector" --thresholds "$detector/validation/thresholds.json" --icon-classifier "$classifier")
+    "$uidetect" describe "${found[@]}" --no-pages --data "$data/valid" --out "$data/detected"
+    "$uidetect" evaluate-description --data "$data/valid" --description "$data/detected/description.json" \
+        --out "$data/metrics-detector" | tee "$out/metrics-detector.txt"
+    "$uidetect" describe "${found[@]}" --data "$sample/real" --out "$out/after-detector"
+    python3 "$out/table.py" "true boxes=$out/after" "detector=$out/after-detector" > "$out/screens-detector.md"
+fi

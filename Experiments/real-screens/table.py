@@ -1,4 +1,4 @@
-"""What a screen reader says per screen, before and after, from the pages `uidetect describe` wrote:
+"""What a screen reader says per screen, side by side (before, after, with a detector), from the pages `uidetect describe` wrote:
 one markdown table per screen (the utterances in navigation order, side by side)."""
 import html
 import json
@@ -19,15 +19,22 @@ def spoken(folder: Path):
     return out
 
 
-before_dir, after_dir = Path(sys.argv[1]), Path(sys.argv[2])
-before = spoken(before_dir) if (before_dir / "description.json").exists() else {}
-after = spoken(after_dir)
-for image_id, (bar, items) in after.items():
-    old = before.get(image_id, (None, []))[1]
+# Columns: `label=FOLDER` arguments (or two bare folders, "before" and "after"); screens are the last column's.
+args = sys.argv[1:]
+if all("=" not in a for a in args):
+    args = [f"before={args[0]}", f"after={args[1]}"]
+columns = []
+for arg in args:
+    label, folder = arg.split("=", 1)
+    folder = Path(folder)
+    columns.append((label, spoken(folder) if (folder / "description.json").exists() else {}))
+for image_id, (bar, _) in columns[-1][1].items():
+    lists = [said.get(image_id, (None, []))[1] for _, said in columns]
+    counts = ", ".join(f"{len(xs)} {label}" for (label, _), xs in zip(columns, lists))
     print(f"### {image_id}\n")
-    print(f"{len(old)} elements before, {len(items)} after; status bar: {bar or 'none found'}\n")
-    print("| # | before | after |\n| ---: | --- | --- |")
-    for k in range(max(len(old), len(items))):
-        cell = lambda xs: xs[k].replace("|", "\\|") if k < len(xs) else ""
-        print(f"| {k + 1} | {cell(old)} | {cell(items)} |")
+    print(f"elements: {counts}; status bar ({columns[-1][0]}): {bar or 'none found'}\n")
+    print("| # | " + " | ".join(label for label, _ in columns) + " |\n| ---: |" + " --- |" * len(columns))
+    for k in range(max(len(xs) for xs in lists)):
+        cells = [xs[k].replace("|", "\\|") if k < len(xs) else "" for xs in lists]
+        print(f"| {k + 1} | " + " | ".join(cells) + " |")
     print()

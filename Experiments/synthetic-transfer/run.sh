@@ -13,7 +13,8 @@ if [ ! -d data/real-ui/valid ]; then
     mv data/real-ui/valid.partial data/real-ui/valid
 fi
 [ -d data/synthetic-8k ] || "$uidetect" synth --count 8000 --seed 1 --out data/synthetic-8k
-if [ -e Experiments/synthetic-pretrain/checkpoints/last ]; then
+# A run folder there (even one killed before its first checkpoint) is resumed, never deleted.
+if [ -e Experiments/synthetic-pretrain/config.yaml ]; then
     "$uidetect" train --name synthetic-pretrain --resume
 else
     "$uidetect" train --config Configs/synthetic-pretrain.yaml
