@@ -6,11 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 uidetect=".build/release/uidetect"
-source="${REAL_UI_SCREENS:-../shared/data/real-ui-screens}"
-for split in train valid; do
-    if [ ! -d "data/real-ui/$split" ]; then
-        "$uidetect" import yolo "$source/$split" --out "data/real-ui/$split.partial" --size 256x512
-        mv "data/real-ui/$split.partial" "data/real-ui/$split"
-    fi
-done
+scripts/import-real-ui.sh
 "$uidetect" train --config Configs/real-ui.yaml "$@"

@@ -13,11 +13,7 @@ uidetect=".build/release/uidetect"
 "$uidetect" selfcheck
 
 data=data/synthetic
-if [ ! -d "$data/train" ]; then
-    rm -rf "$data/all"
-    "$uidetect" synth --count 2000 --seed 0 --out "$data/all"
-    "$uidetect" split "$data/all" --out "$data" --fractions 0.8,0.1,0.1 --seed 0
-fi
+scripts/synthetic-data.sh
 "$uidetect" stats "$data/train" --skip-pixels
 
 run=Experiments/quickstart

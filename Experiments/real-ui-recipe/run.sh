@@ -8,14 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/build.sh
 uidetect=.build/release/uidetect
-real="${REAL_UI_SCREENS:-../shared/data/real-ui-screens}"
 
-if [ ! -d data/synthetic/val ]; then
-    # The main job's data set (scripts/run.sh makes the same): 2,000 screens, seed 0, split by app.
-    rm -rf data/synthetic/all
-    "$uidetect" synth --count 2000 --seed 0 --out data/synthetic/all
-    "$uidetect" split data/synthetic/all --out data/synthetic --fractions 0.8,0.1,0.1 --seed 0
-fi
+scripts/synthetic-data.sh    # the main job's screens: the pretrain validates on data/synthetic/val
 if [ ! -d data/synthetic-8k ]; then
     "$uidetect" synth --count 8000 --seed 1 --out data/synthetic-8k.partial
     mv data/synthetic-8k.partial data/synthetic-8k
@@ -26,12 +20,7 @@ else
     "$uidetect" train --config Configs/synthetic-pretrain.yaml
 fi
 
-for split in train valid; do
-    if [ ! -d "data/real-ui/$split" ]; then
-        "$uidetect" import yolo "$real/$split" --out "data/real-ui/$split.partial" --size 256x512
-        mv "data/real-ui/$split.partial" "data/real-ui/$split"
-    fi
-done
+scripts/import-real-ui.sh
 out=Experiments/real-ui-recipe
 if [ -e "$out/real-ui-finetune/config.yaml" ]; then
     "$uidetect" train --name real-ui-finetune --runs "$out" --resume "$@"
