@@ -81,25 +81,70 @@ public struct Matcher: Sendable {
     /// anchors that tie for its highest IoU (if above 0) become positive too, each matched to the box
     /// with which it has its own highest IoU (torchvision's low-quality matches).
     public func match(anchors: [Box], boxes: [Box]) -> [Int] {
-        var result = [Int](repeating: Self.negative, count: anchors.count)
+        match(anchors: AnchorTable(anchors), boxes: boxes)
+    }
+
+    /// `match(anchors:boxes:)` on anchors laid out once for many images.
+    ///
+    /// It runs on the input pipeline's thread for every training image (tens of boxes against
+    /// 20,000+ anchors), so the IoUs are computed box by box over contiguous anchor columns,
+    /// branch-free, in the double precision of `Box.iou` and with its exact results.
+    public func match(anchors table: AnchorTable, boxes: [Box]) -> [Int] {
+        let n = table.count
+        var result = [Int](repeating: Self.negative, count: n)
         guard !boxes.isEmpty else { return result }
-        var bestIoU = [Double](repeating: 0, count: anchors.count)
-        var bestBox = [Int](repeating: 0, count: anchors.count)
-        var boxBest = [Double](repeating: 0, count: boxes.count)
-        for (a, anchor) in anchors.enumerated() {
+        var bestIoU = [Double](repeating: 0, count: n)
+        var bestBox = [Int32](repeating: 0, count: n)
+        var iou = [Double](repeating: 0, count: n)
+        // Each box's anchors that reach its highest IoU, box after box.
+        var ties: [Int32] = [], tieEnds: [Int] = [], boxBest: [Double] = []
+        bestIoU.withUnsafeMutableBufferPointer { best in
+        bestBox.withUnsafeMutableBufferPointer { bestIndex in
+        iou.withUnsafeMutableBufferPointer { scratch in
+        table.columns.withUnsafeBufferPointer { columns in
+            let x0 = columns.baseAddress!, y0 = x0 + n, x1 = y0 + n, y1 = x1 + n, area = y1 + n
             for (b, box) in boxes.enumerated() {
-                let iou = anchor.iou(box)
-                if iou > bestIoU[a] { bestIoU[a] = iou; bestBox[a] = b }
-                if iou > boxBest[b] { boxBest[b] = iou }
+                let (bx0, by0, bx1, by1, barea) = (Double(box.xMin), Double(box.yMin), Double(box.xMax), Double(box.yMax), box.area)
+                var most = 0.0
+                for a in 0..<n {
+                    let iw = max(min(x1[a], bx1) - max(x0[a], bx0), 0)
+                    let ih = max(min(y1[a], by1) - max(y0[a], by0), 0)
+                    let inter = iw * ih
+                    let v = inter > 0 ? inter / (area[a] + barea - inter) : 0
+                    scratch[a] = v
+                    most = max(most, v)
+                }
+                for a in 0..<n where scratch[a] > best[a] { best[a] = scratch[a]; bestIndex[a] = Int32(b) }
+                if most > 0 { for a in 0..<n where scratch[a] == most { ties.append(Int32(a)) } }
+                tieEnds.append(ties.count)
+                boxBest.append(most)
             }
-            result[a] = bestIoU[a] >= positiveIoU ? bestBox[a] : (bestIoU[a] < negativeIoU ? Self.negative : Self.ignored)
         }
-        for (a, anchor) in anchors.enumerated() where result[a] < 0 {
-            for (b, box) in boxes.enumerated() where boxBest[b] > 0 && anchor.iou(box) == boxBest[b] {
-                result[a] = bestBox[a]
-                break
-            }
+        }
+        }
+        }
+        for a in 0..<n {
+            result[a] = bestIoU[a] >= positiveIoU ? Int(bestBox[a]) : (bestIoU[a] < negativeIoU ? Self.negative : Self.ignored)
+        }
+        var start = 0
+        for (b, end) in tieEnds.enumerated() {
+            defer { start = end }
+            guard boxBest[b] > 0 else { continue }
+            for t in start..<end where result[Int(ties[t])] < 0 { result[Int(ties[t])] = Int(bestBox[Int(ties[t])]) }
         }
         return result
+    }
+}
+
+/// Anchors as columns of double-precision coordinates and areas, for `Matcher`.
+public struct AnchorTable: Sendable {
+    /// xMin, yMin, xMax, yMax and area columns, `count` values each, one after another.
+    let columns: [Double]
+    public let count: Int
+
+    public init(_ anchors: [Box]) {
+        count = anchors.count
+        columns = anchors.map { Double($0.xMin) } + anchors.map { Double($0.yMin) } + anchors.map { Double($0.xMax) }
+            + anchors.map { Double($0.yMax) } + anchors.map(\.area)
     }
 }

@@ -23,6 +23,8 @@ public typealias ImageTargets = (boxes: [Box], labels: [Int32])
 /// (ssd-model.md, "Matching" and "Box coding").
 public struct TargetAssigner: Sendable {
     public let anchors: [Box]
+    /// `anchors` laid out for the matcher.
+    public let anchorTable: AnchorTable
     public let classWeights: [Float]
     public let matcher = Matcher()
     public let coder = BoxCoder()
@@ -30,6 +32,7 @@ public struct TargetAssigner: Sendable {
     public init(config: SSDConfig, classWeights: [Float]) {
         precondition(classWeights.count == config.numClasses, "\(classWeights.count) class weights for \(config.numClasses) classes")
         anchors = AnchorGenerator(config: config).anchors()
+        anchorTable = AnchorTable(anchors)
         self.classWeights = classWeights
     }
 
@@ -39,7 +42,7 @@ public struct TargetAssigner: Sendable {
         var t = AssignedTargets(labels: [Int32](repeating: -1, count: targets.count * a), weights: [Float](repeating: 1, count: targets.count * a),
                                 positiveRows: [], boxTargets: [], images: targets.count)
         for (i, image) in targets.enumerated() {
-            for (j, m) in matcher.match(anchors: anchors, boxes: image.boxes).enumerated() {
+            for (j, m) in matcher.match(anchors: anchorTable, boxes: image.boxes).enumerated() {
                 let row = i * a + j
                 if m >= 0 {
                     let c = Int(image.labels[m])
@@ -47,7 +50,7 @@ public struct TargetAssigner: Sendable {
                     t.weights[row] = classWeights[c]
                     t.positiveRows.append(row)
                     let d = coder.encode(image.boxes[m], anchor: anchors[j])
-                    t.boxTargets += [d.0, d.1, d.2, d.3]
+                    t.boxTargets.append(d.0); t.boxTargets.append(d.1); t.boxTargets.append(d.2); t.boxTargets.append(d.3)
                 } else if m == Matcher.ignored {
                     t.weights[row] = 0
                 }

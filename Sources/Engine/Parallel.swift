@@ -43,14 +43,8 @@ public enum Parallel {
             for b in 0..<blocks { body(b, (b * size)..<min(count, (b + 1) * size)) }
             return
         }
-        // Each worker calls `body` on blocks of its own; `body` is the caller's to make safe for that.
-        WorkerPool.shared.run(count: workers) { w in
-            var b = w
-            while b < blocks {
-                body(b, (b * size)..<min(count, (b + 1) * size))
-                b += workers
-            }
-        }
+        // Workers claim blocks as they go; `body` is the caller's to make safe for that.
+        WorkerPool.shared.run(blocks: blocks, workers: workers) { b in body(b, (b * size)..<min(count, (b + 1) * size)) }
     }
 
     /// Number of blocks `forEachBlock` makes for `count` items.

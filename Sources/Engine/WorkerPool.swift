@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -7,7 +8,13 @@ import Synchronization
 /// to Dispatch costs a thread wake-up per loop (tens of µs: measured as the second core adding
 /// only 1.2x to a forward pass). These workers instead spin for a short while after each loop,
 /// so that the next one starts within a microsecond, and only then sleep, so that an idle
-/// process uses no CPU. The calling thread always does the first share itself.
+/// process uses no CPU. The calling thread works on the loop's blocks too.
+///
+/// Shares claim blocks from a shared counter rather than owning a fixed slice, so that a worker
+/// the OS has paused (on 2 cores the input pipeline's thread competes with the engine's) delays
+/// only the block it holds. Waiting threads spin briefly, then offer the core with `sched_yield`
+/// before they sleep: a spinning thread must never keep a runnable thread of this process off
+/// the core it waits on.
 ///
 /// One loop runs at a time: a loop started while another is running (from another thread, or
 /// nested inside a worker's share) runs on its calling thread alone, with the same results,
@@ -15,8 +22,10 @@ import Synchronization
 final class WorkerPool: @unchecked Sendable {
     static let shared = WorkerPool()
 
-    /// Spins of a waiting worker before it sleeps: about 50-100 µs on current x86-64 cores.
-    private static let spins = 1_000_000
+    /// Busy spins of a waiting thread before it starts yielding (a few microseconds).
+    private static let spins = 30_000
+    /// How long a waiting worker keeps yielding before it sleeps.
+    private static let yieldNanoseconds: UInt64 = 200_000
 
     /// Bumped once per loop; workers wait for it to change.
     private let generation = Atomic<Int>(0)
@@ -28,28 +37,34 @@ final class WorkerPool: @unchecked Sendable {
     private let sleepers = Atomic<Int>(0)
     private let wakeUp = NSCondition()
 
-    /// The current loop's body and how many shares it has (the caller's included); written
-    /// before `generation` is bumped, read by workers after they see the bump.
+    /// The next block of the current loop not yet claimed.
+    private let nextBlock = Atomic<Int>(0)
+
+    /// The current loop's body, its block count and how many shares it has (the caller's
+    /// included); written before `generation` is bumped, read by workers after they see the bump.
     private var body: ((Int) -> Void)? = nil
+    private var blocks = 0
     private var shares = 0
     private var helpers = 0
 
     /// Whether the current thread is one of the pool's workers.
     @TaskLocal private static var insideWorker = false
 
-    /// Calls `share(w)` for w in 0..<count, share 0 on the calling thread and the others on
-    /// workers, and returns when all are done.
-    func run(count: Int, _ share: (Int) -> Void) {
-        guard count > 1, !Self.insideWorker,
+    /// Calls `block(b)` for b in 0..<blocks, each once, on the calling thread and up to
+    /// `workers - 1` helpers, and returns when all are done.
+    func run(blocks: Int, workers: Int, _ block: (Int) -> Void) {
+        guard workers > 1, blocks > 1, !Self.insideWorker,
               busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            for w in 0..<count { share(w) }
+            for b in 0..<blocks { block(b) }
             return
         }
         defer { busy.store(false, ordering: .releasing) }
-        ensureHelpers(count - 1)
-        withoutActuallyEscaping(share) { share in
-            body = share
-            shares = count
+        ensureHelpers(workers - 1)
+        withoutActuallyEscaping(block) { block in
+            body = block
+            self.blocks = blocks
+            shares = workers
+            nextBlock.store(0, ordering: .relaxed)
             unfinished.store(helpers, ordering: .relaxed)
             // Sequentially consistent with the sleepers' count: either this sees a helper about
             // to sleep, or that helper sees the new generation (no wake-up is lost).
@@ -59,9 +74,30 @@ final class WorkerPool: @unchecked Sendable {
                 wakeUp.broadcast()
                 wakeUp.unlock()
             }
-            share(0)
-            while unfinished.load(ordering: .acquiring) > 0 {}
+            claimBlocks(block)
+            var spun = 0
+            while unfinished.load(ordering: .acquiring) > 0 {
+                spun += 1
+                if spun > Self.spins { sched_yield() }
+            }
             body = nil
+        }
+    }
+
+    /// A helper's part of the current loop. Its own function so that the helper's reference to the
+    /// body is gone before it reports the loop done (`withoutActuallyEscaping` checks that none is left).
+    @inline(never)
+    private func helpWithLoop() {
+        if let body { claimBlocks(body) }
+    }
+
+    /// Runs blocks of the current loop until none is left unclaimed.
+    @inline(__always)
+    private func claimBlocks(_ block: (Int) -> Void) {
+        while true {
+            let b = nextBlock.add(1, ordering: .relaxed).oldValue
+            guard b < blocks else { return }
+            block(b)
         }
     }
 
@@ -88,6 +124,13 @@ final class WorkerPool: @unchecked Sendable {
                 current = generation.load(ordering: .acquiring)
             }
             if current == seen {
+                let deadline = DispatchTime.now().uptimeNanoseconds + Self.yieldNanoseconds
+                repeat {
+                    sched_yield()
+                    current = generation.load(ordering: .acquiring)
+                } while current == seen && DispatchTime.now().uptimeNanoseconds < deadline
+            }
+            if current == seen {
                 wakeUp.lock()
                 sleepers.add(1, ordering: .sequentiallyConsistent)
                 current = generation.load(ordering: .sequentiallyConsistent)
@@ -99,7 +142,7 @@ final class WorkerPool: @unchecked Sendable {
                 wakeUp.unlock()
             }
             seen = current
-            if index < shares, let body { body(index) }
+            if index < shares { helpWithLoop() }
             unfinished.subtract(1, ordering: .releasing)
         }
     }

@@ -34,11 +34,19 @@ extension RGBImage {
     /// lines and text do not alias away.
     public func resized(to newSize: Size) -> RGBImage {
         if newSize == size { return self }
+        return resized(to: newSize, columns: 0..<newSize.width, rows: 0..<newSize.height)
+    }
+
+    /// The pixels `columns` x `rows` of `resized(to: newSize)`, computed alone: a zoom that is
+    /// cropped back to size resamples only what stays visible.
+    public func resized(to newSize: Size, columns: Range<Int>, rows: Range<Int>) -> RGBImage {
+        precondition(columns.lowerBound >= 0 && columns.upperBound <= newSize.width && rows.lowerBound >= 0 && rows.upperBound <= newSize.height,
+                     "resize window \(columns) x \(rows) outside \(newSize)")
         var source = self
         while source.width >= 2 * newSize.width && source.height >= 2 * newSize.height {
             source = source.halved()
         }
-        return source.bilinear(to: newSize)
+        return source.bilinear(to: newSize, columns: columns, rows: rows)
     }
 
     /// Fits the image into `target` keeping its aspect ratio; pads right and bottom with `fill`.
@@ -83,34 +91,53 @@ extension RGBImage {
         return RGBImage(size: Size(width: nw, height: nh), pixels: out)
     }
 
-    private func bilinear(to newSize: Size) -> RGBImage {
+    private func bilinear(to newSize: Size, columns: Range<Int>, rows: Range<Int>) -> RGBImage {
         let (nw, nh) = (newSize.width, newSize.height)
         let sx = Float(width) / Float(nw), sy = Float(height) / Float(nh)
-        // Per output column: left source column and weight, computed once.
-        var x0s = [Int](repeating: 0, count: nw), wxs = [Float](repeating: 0, count: nw)
-        for x in 0..<nw {
+        let ow = columns.count
+        // Per output column: the byte offsets of its two source columns and the right one's weight, computed once.
+        var left = [Int](repeating: 0, count: ow), right = [Int](repeating: 0, count: ow), wxs = [Float](repeating: 0, count: ow)
+        for (i, x) in columns.enumerated() {
             let fx = max(0, (Float(x) + 0.5) * sx - 0.5)
-            x0s[x] = min(Int(fx), width - 1)
-            wxs[x] = fx - Float(x0s[x])
+            let x0 = min(Int(fx), width - 1)
+            left[i] = 3 * x0
+            right[i] = 3 * min(x0 + 1, width - 1)
+            wxs[i] = fx - Float(x0)
         }
-        var out = [UInt8](repeating: 0, count: nw * nh * 3)
+        var out = [UInt8](repeating: 0, count: ow * rows.count * 3)
         pixels.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
-                for y in 0..<nh {
-                    let fy = max(0, (Float(y) + 0.5) * sy - 0.5)
-                    let y0 = min(Int(fy), height - 1), y1 = min(y0 + 1, height - 1)
-                    let wy = fy - Float(y0)
-                    for x in 0..<nw {
-                        let xa = x0s[x], xb = min(xa + 1, width - 1), wx = wxs[x]
-                        for c in 0..<3 {
-                            let top = Float(p[(y0 * width + xa) * 3 + c]) * (1 - wx) + Float(p[(y0 * width + xb) * 3 + c]) * wx
-                            let bottom = Float(p[(y1 * width + xa) * 3 + c]) * (1 - wx) + Float(p[(y1 * width + xb) * 3 + c]) * wx
-                            o[(y * nw + x) * 3 + c] = UInt8(max(0, min(255, (top * (1 - wy) + bottom * wy).rounded())))
-                        }
+        out.withUnsafeMutableBufferPointer { o in
+        left.withUnsafeBufferPointer { left in
+        right.withUnsafeBufferPointer { right in
+        wxs.withUnsafeBufferPointer { wxs in
+            for (j, y) in rows.enumerated() {
+                let fy = max(0, (Float(y) + 0.5) * sy - 0.5)
+                let y0 = min(Int(fy), height - 1), y1 = min(y0 + 1, height - 1)
+                let wy = fy - Float(y0)
+                let top = p.baseAddress! + y0 * width * 3, bottom = p.baseAddress! + y1 * width * 3
+                let row = o.baseAddress! + j * ow * 3
+                for i in 0..<ow {
+                    let (a, b, wx) = (left[i], right[i], wxs[i])
+                    for c in 0..<3 {
+                        let t = Float(top[a + c]) * (1 - wx) + Float(top[b + c]) * wx
+                        let u = Float(bottom[a + c]) * (1 - wx) + Float(bottom[b + c]) * wx
+                        row[3 * i + c] = roundedByte(t * (1 - wy) + u * wy)
                     }
                 }
             }
         }
-        return RGBImage(size: newSize, pixels: out)
+        }
+        }
+        }
+        }
+        return RGBImage(size: Size(width: ow, height: rows.count), pixels: out)
     }
+}
+
+/// `v` rounded half away from zero and clamped to a byte, without the library call that
+/// `Float.rounded()` becomes: clamping first makes it non-negative, where adding 0.5 and
+/// truncating rounds the same way.
+@inline(__always)
+public func roundedByte(_ v: Float) -> UInt8 {
+    UInt8(truncatingIfNeeded: Int32(Swift.min(255, Swift.max(0, v)) + 0.5))
 }

@@ -91,12 +91,16 @@ enum Augment {
         let size = s.image.size
         let scaled = Size(width: max(1, Int((Float(size.width) * scale).rounded())), height: max(1, Int((Float(size.height) * scale).rounded())))
         let sx = Float(scaled.width) / Float(size.width), sy = Float(scaled.height) / Float(size.height)
-        let resized = s.image.resized(to: scaled)
         // Offset of the resized image inside the output: negative when cropping, positive when padding.
         let dx = scaled.width >= size.width ? -g.int(0...(scaled.width - size.width)) : g.int(0...(size.width - scaled.width))
         let dy = scaled.height >= size.height ? -g.int(0...(scaled.height - size.height)) : g.int(0...(size.height - scaled.height))
+        // Only the part of the zoomed picture that stays inside the output is resampled.
+        let columns = max(0, -dx)..<min(scaled.width, size.width - dx), rows = max(0, -dy)..<min(scaled.height, size.height - dy)
         var out = RGBImage(size: size, fill: RGB(114, 114, 114))
-        out.paste(resized, x: dx, y: dy)
+        if !columns.isEmpty && !rows.isEmpty {
+            let visible = scaled == size ? s.image : s.image.resized(to: scaled, columns: columns, rows: rows)
+            out.paste(visible, x: max(0, dx), y: max(0, dy))
+        }
         var boxes: [Box] = [], labels: [Int32] = []
         for (b, l) in zip(s.boxes, s.labels) {
             let moved = b.transformed(scaleX: sx, scaleY: sy, offsetX: Float(dx), offsetY: Float(dy))
@@ -135,24 +139,32 @@ enum Augment {
             0.299 - 0.299 * c - 0.328 * sn, 0.587 + 0.413 * c + 0.035 * sn, 0.114 - 0.114 * c + 0.292 * sn,
             0.299 - 0.300 * c + 1.250 * sn, 0.587 - 0.588 * c - 1.050 * sn, 0.114 + 0.886 * c - 0.203 * sn,
         ]
+        // Hue, saturation, contrast and brightness are each affine in (r, g, b), so the pixel pass
+        // applies their composition: one 3x3 matrix and one offset.
+        let luma: (Float, Float, Float) = (0.299, 0.587, 0.114)
         let n = s.image.width * s.image.height
-        var mean: Float = 0
+        var sums = (0, 0, 0)
         s.image.pixels.withUnsafeBufferPointer { p in
-            for i in 0..<n { mean += 0.299 * Float(p[3 * i]) + 0.587 * Float(p[3 * i + 1]) + 0.114 * Float(p[3 * i + 2]) }
+            for i in 0..<n { sums.0 += Int(p[3 * i]); sums.1 += Int(p[3 * i + 1]); sums.2 += Int(p[3 * i + 2]) }
         }
-        mean /= Float(max(1, n))
+        let mean = (luma.0 * Float(sums.0) + luma.1 * Float(sums.1) + luma.2 * Float(sums.2)) / Float(max(1, n))
+        // Saturation: sat * v + (1 - sat) * grey(v), grey = luma . v; then contrast and brightness scale it.
+        let k = brightness * contrast
+        var a = [Float](repeating: 0, count: 9)
+        for row in 0..<3 {
+            for col in 0..<3 {
+                let mixed = saturation * m[3 * row + col] + (1 - saturation) * (luma.0 * m[col] + luma.1 * m[3 + col] + luma.2 * m[6 + col])
+                a[3 * row + col] = k * mixed
+            }
+        }
+        let offset = brightness * (1 - contrast) * mean
+        let (a0, a1, a2, a3, a4, a5, a6, a7, a8) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])
         s.image.pixels.withUnsafeMutableBufferPointer { p in
             for i in 0..<n {
-                var r = Float(p[3 * i]), gr = Float(p[3 * i + 1]), b = Float(p[3 * i + 2])
-                (r, gr, b) = (m[0] * r + m[1] * gr + m[2] * b, m[3] * r + m[4] * gr + m[5] * b, m[6] * r + m[7] * gr + m[8] * b)
-                let grey = 0.299 * r + 0.587 * gr + 0.114 * b
-                r = grey + (r - grey) * saturation; gr = grey + (gr - grey) * saturation; b = grey + (b - grey) * saturation
-                r = ((r - mean) * contrast + mean) * brightness
-                gr = ((gr - mean) * contrast + mean) * brightness
-                b = ((b - mean) * contrast + mean) * brightness
-                p[3 * i] = UInt8(max(0, min(255, r.rounded())))
-                p[3 * i + 1] = UInt8(max(0, min(255, gr.rounded())))
-                p[3 * i + 2] = UInt8(max(0, min(255, b.rounded())))
+                let r = Float(p[3 * i]), gr = Float(p[3 * i + 1]), b = Float(p[3 * i + 2])
+                p[3 * i] = roundedByte(a0 * r + a1 * gr + a2 * b + offset)
+                p[3 * i + 1] = roundedByte(a3 * r + a4 * gr + a5 * b + offset)
+                p[3 * i + 2] = roundedByte(a6 * r + a7 * gr + a8 * b + offset)
             }
         }
     }

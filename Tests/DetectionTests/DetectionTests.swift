@@ -225,6 +225,32 @@ final class DetectionTests: XCTestCase {
         XCTAssertEqual(Matcher().match(anchors: anchors, boxes: boxes), [0, 2, 2, Matcher.negative])
     }
 
+    /// The matcher's column-wise pass gives what the rule says, pair by pair with `Box.iou`, on
+    /// random boxes over the anchors of a real model (grid-aligned anchors make exact IoU ties).
+    func testMatcherEqualsThePlainRuleOnRandomBoxes() {
+        let anchors = AnchorGenerator(config: .bench).anchors()
+        var g = SeededGenerator(seed: 7)
+        for _ in 0..<6 {
+            let boxes = (0..<g.int(0...25)).map { _ in
+                let (x, y) = (g.uniform(-20...250), g.uniform(-20...500))
+                return Box(xMin: x, yMin: y, xMax: x + g.uniform(2...200), yMax: y + g.uniform(2...120))
+            } + [anchors[4000], anchors[17]]  // boxes equal to anchors: IoU 1, and ties among neighbours
+            XCTAssertEqual(Matcher().match(anchors: anchors, boxes: boxes), plainMatch(anchors: anchors, boxes: boxes))
+        }
+    }
+
+    /// ssd-model.md's matching, written as plainly as it reads.
+    private func plainMatch(anchors: [Box], boxes: [Box]) -> [Int] {
+        let iou = anchors.map { a in boxes.map { a.iou($0) } }
+        let boxBest = boxes.indices.map { b in anchors.indices.map { iou[$0][b] }.max()! }
+        return anchors.indices.map { a in
+            let best = iou[a].max()!, bestBox = iou[a].firstIndex(of: best)!
+            if best >= 0.5 { return bestBox }
+            if boxes.indices.contains(where: { boxBest[$0] > 0 && iou[a][$0] == boxBest[$0] }) { return bestBox }
+            return best < 0.4 ? Matcher.negative : Matcher.ignored
+        }
+    }
+
     /// Post-processing on planted logits: the score floor, the per-level cap on candidates, and the
     /// cap on detections per image, with boxes that do not overlap (zero deltas: the anchors).
     func testPostProcessingFloorCandidatesPerLevelAndCap() {

@@ -40,6 +40,39 @@ final class LossTests: XCTestCase {
         }
     }
 
+    /// The vectorised path (gamma 2) over rows wider than one vector, logits out to the clamp and
+    /// beyond, against the formula in double: the loss and each logit's gradient.
+    func testFocalLossOnWideRowsMatchesTheFormula() {
+        let (rows, k) = (40, 19)
+        var values = randomInput([rows, k], in: -12...12, seed: 34).scalars
+        values[5] = 95; values[6] = -95; values[40] = 1e-7; values[41] = -30
+        let labels: [Int32] = (0..<rows).map { $0 % 3 == 0 ? -1 : Int32($0 % k) }
+        let weights: [Float] = (0..<rows).map { $0 % 7 == 3 ? 0 : 0.5 + Float($0 % 4) }
+        let x = Tensor(shape: [rows, k], values: values, requiresGrad: true)
+        let loss = x.sigmoidFocalLoss(labels: labels, weights: weights)
+        loss.backward()
+        let ref = referenceFocal(values, labels: labels, weights: weights, k: k, alpha: 0.25, gamma: 2)
+        XCTAssertEqual(Double(loss.item), ref, accuracy: 1e-5 * max(1, ref))
+        // d/dx of the double formula by central differences, per logit.
+        for i in 0..<(rows * k) {
+            let h = 1e-4
+            func at(_ v: Double) -> Double {
+                var xs = values.map(Double.init); xs[i] = v
+                let r = i / k, j = i % k, t = j == Int(labels[r]) ? 1.0 : 0.0
+                let p = 1 / (1 + exp(-xs[i])), ce = max(xs[i], 0) - xs[i] * t + log1p(exp(-abs(xs[i])))
+                let pt = p * t + (1 - p) * (1 - t), at = 0.25 * t + 0.75 * (1 - t)
+                return Double(weights[r]) * at * pow(1 - pt, 2) * ce
+            }
+            let expected = (at(Double(values[i]) + h) - at(Double(values[i]) - h)) / (2 * h)
+            XCTAssertEqual(Double(x.grad![i]), expected, accuracy: 1e-4 * max(1, abs(expected)), "logit \(i) = \(values[i])")
+        }
+    }
+
+    func testFocalLossIsNaNForANaNLogit() {
+        let x = Tensor(shape: [1, 19], values: [Float](repeating: 0.5, count: 18) + [.nan])
+        XCTAssertTrue(x.sigmoidFocalLoss(labels: [2], weights: [1]).item.isNaN, "the training loop's non-finite check must see it")
+    }
+
     func testFocalLossIsFiniteForExtremeLogits() {
         let x = Tensor(shape: [2, 2], values: [90, -90, -90, 90], requiresGrad: true)
         let loss = x.sigmoidFocalLoss(labels: [1, 1], weights: [1, 1])

@@ -88,16 +88,17 @@ final class WorkerPoolTests: XCTestCase {
         }
     }
 
-    /// The calling thread always does share 0 itself, and every share runs once.
-    func testTheCallerDoesTheFirstShare() {
+    /// Every block runs once, and the calling thread claims blocks too rather than only waiting.
+    func testTheCallerWorksOnTheBlocks() {
         let caller = pthread_self()
         let tally = Tally()
-        WorkerPool.shared.run(count: 2) { w in
-            tally.visit(w)
-            if w == 0 { tally.set("first on caller", pthread_equal(pthread_self(), caller) != 0) }
+        WorkerPool.shared.run(blocks: 32, workers: 2) { b in
+            tally.visit(b)
+            if pthread_equal(pthread_self(), caller) != 0 { tally.set("caller worked", true) }
+            usleep(200)
         }
-        XCTAssertEqual(tally.blocks, [0, 1])
-        XCTAssertEqual(tally.total, 2)
-        XCTAssertEqual(tally.flag("first on caller"), true)
+        XCTAssertEqual(tally.blocks, Array(0..<32))
+        XCTAssertEqual(tally.total, 32)
+        XCTAssertEqual(tally.flag("caller worked"), true)
     }
 }

@@ -61,6 +61,17 @@ final class ImageTests: XCTestCase {
         XCTAssertEqual(img.pixel(x: 10, y: 455), RGB(1, 2, 3))
     }
 
+    /// A window of a resize is the same pixels as cropping the whole resize, enlarging and shrinking.
+    func testResizeWindowIsACropOfTheWholeResize() {
+        let img = RGBImage(size: Size(width: 41, height: 67), pixels: (0..<(41 * 67 * 3)).map { UInt8(truncatingIfNeeded: $0 * 7919 + ($0 / 123) * 31) })
+        for size in [Size(width: 52, height: 80), Size(width: 30, height: 45), Size(width: 13, height: 20)] {
+            let whole = img.resized(to: size)
+            let (columns, rows) = (3..<(size.width - 2), 5..<(size.height - 1))
+            XCTAssertEqual(img.resized(to: size, columns: columns, rows: rows),
+                           whole.cropped(x0: columns.lowerBound, y0: rows.lowerBound, x1: columns.upperBound, y1: rows.upperBound), "\(size)")
+        }
+    }
+
     func testResizeOfAConstantImageIsConstant() {
         let img = RGBImage(size: Size(width: 30, height: 50), fill: RGB(10, 200, 30))
         XCTAssertEqual(img.resized(to: Size(width: 7, height: 13)), RGBImage(size: Size(width: 7, height: 13), fill: RGB(10, 200, 30)))

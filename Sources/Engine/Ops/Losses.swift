@@ -28,10 +28,14 @@ extension Tensor {
                         let xr = x + row * k, gr = gp + row * k
                         if w == 0 { gr.update(repeating: 0, count: k); continue }
                         var rowLoss: Float = 0
-                        for j in 0..<k {
-                            let (loss, grad) = focalTerm(xr[j], positive: j == label, alpha: alpha, gamma: gamma)
-                            rowLoss += loss
-                            gr[j] = w * grad
+                        if gamma == 2 {
+                            rowLoss = focalRow(xr, gr, count: k, label: label, weight: w, alpha: alpha)
+                        } else {
+                            for j in 0..<k {
+                                let (loss, grad) = focalTerm(xr[j], positive: j == label, alpha: alpha, gamma: gamma)
+                                rowLoss += loss
+                                gr[j] = w * grad
+                            }
                         }
                         acc += Double(w * rowLoss)
                     }
@@ -77,6 +81,50 @@ extension Tensor {
             _ = gradient
         }
     }
+}
+
+/// One row of focal-loss terms with gamma 2, 16 logits at a time: writes `weight` times each
+/// term's derivative to `gradient` and returns the row's unweighted loss. The row's positive
+/// (`label`, or none when -1) takes the scalar `focalTerm`.
+@inline(__always)
+func focalRow(_ x: UnsafePointer<Float>, _ gradient: UnsafeMutablePointer<Float>, count k: Int, label: Int, weight w: Float, alpha: Float) -> Float {
+    var loss = SIMD16<Float>()
+    var j = 0
+    while j < k {
+        let n = min(16, k - j)
+        var v = SIMD16<Float>()
+        if n == 16 {
+            v = UnsafeRawPointer(x + j).loadUnaligned(as: SIMD16<Float>.self)
+        } else {
+            for t in 0..<n { v[t] = x[j + t] }
+        }
+        // Every term as a negative's: alpha_t (1 - alpha), modulator s^2, -log(1 - s) = max(x, 0) + log1p(e^-|x|).
+        let e = VectorMath.expNonPositive(v.replacing(with: -v, where: v .> 0))
+        let l1p = VectorMath.log1pUnit(e)
+        let s = (SIMD16<Float>(repeating: 1) / (e + 1)).replacing(with: e / (e + 1), where: v .< 0)
+        let nlog1mS = VectorMath.clamped(v, 0, .infinity) + l1p
+        let mod = (1 - alpha) * s * s
+        var termLoss = mod * nlog1mS
+        var termGrad = w * mod * (s + 2 * (1 - s) * nlog1mS)
+        // The polynomials clamp a NaN away; the training loop's non-finite check needs to see it.
+        let nan = v .!= v
+        termLoss.replace(with: .nan, where: nan)
+        termGrad.replace(with: .nan, where: nan)
+        if label >= j && label < j + n {
+            let (pl, pg) = focalTerm(v[label - j], positive: true, alpha: alpha, gamma: 2)
+            termLoss[label - j] = pl
+            termGrad[label - j] = w * pg
+        }
+        if n == 16 {
+            UnsafeMutableRawPointer(gradient + j).storeBytes(of: termGrad, as: SIMD16<Float>.self)
+        } else {
+            for t in 0..<n { gradient[j + t] = termGrad[t] }
+            for t in n..<16 { termLoss[t] = 0 }
+        }
+        loss += termLoss
+        j += 16
+    }
+    return loss.sum()
 }
 
 /// One focal-loss term and its derivative with respect to the logit.
