@@ -113,7 +113,7 @@ public struct EngineBenchmark {
                 let inBytes = Double(shape.batch * shape.height * shape.width * shape.inChannels * 4)
                 let outBytes = Double(shape.batch * shape.outHeight * shape.outWidth * shape.outChannels * 4)
                 let memcpy = measureMemcpy(bytes: Int(inBytes))
-                let bwd = fwdBwd - fwd
+                let bwd = fwdBwd - fwd  // timed alone (timeConv)
                 depthwise.append(.init(
                     name: shape.name, shape: describe(shape),
                     forwardGBps: (inBytes + outBytes) / fwd / 1e9, backwardGBps: (2 * inBytes + outBytes) / bwd / 1e9,
@@ -193,12 +193,12 @@ public struct EngineBenchmark {
             _ = x.conv2d(weight: w, bias: b, stride: s.stride, padding: s.padding, groups: s.groups)
         }
         let dy = Tensor.randomUniform([s.batch, s.outHeight, s.outWidth, s.outChannels], in: -1...1, using: &g)
-        let both = medianSeconds(repeats: repeats) {
+        // The backward pass alone, after an untimed forward (as the difference of two medians it was noisy).
+        let backward = medianSeconds(repeats: repeats, setup: { () -> Tensor in
             x.zeroGrad(); w.zeroGrad(); b?.zeroGrad()
-            let y = x.conv2d(weight: w, bias: b, stride: s.stride, padding: s.padding, groups: s.groups)
-            y.backward(gradient: dy)
-        }
-        return (forward, both)
+            return x.conv2d(weight: w, bias: b, stride: s.stride, padding: s.padding, groups: s.groups)
+        }) { y in y.backward(gradient: dy) }
+        return (forward, forward + backward)
     }
 
     /// Each pass of `s` by im2col + GEMM and by Winograd, alternating the two in every repeat
@@ -261,19 +261,22 @@ public struct EngineBenchmark {
         let x = Tensor.randomUniform(dims, in: -2...2, requiresGrad: true, using: &g)
         let scale = Tensor(shape: [c], repeating: 1, requiresGrad: true), shift = Tensor.zeros([c], requiresGrad: true)
         let rm = Tensor.zeros([c]), rv = Tensor(shape: [c], repeating: 1)
-        func bn() -> Tensor { x.batchNorm(scale: scale, shift: shift, runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1)) }
+        // As the network runs it: training mode with ReLU6 fused (`ConvBNReLU6`).
+        func bn() -> Tensor {
+            x.batchNorm(scale: scale, shift: shift, runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1), clampedTo: 0...6)
+        }
         let forward = medianSeconds(repeats: repeats) { _ = bn() }
         let dy = Tensor.randomUniform(dims, in: -1...1, using: &g)
-        let both = medianSeconds(repeats: repeats) {
+        let backward = medianSeconds(repeats: repeats, setup: { () -> Tensor in
             x.zeroGrad(); scale.zeroGrad(); shift.zeroGrad()
-            bn().backward(gradient: dy)
-        }
+            return bn()
+        }) { y in y.backward(gradient: dy) }
         let bytes = Double(x.count * 4)
         let memcpy = measureMemcpy(bytes: Int(bytes))
         // Minimal traffic: forward reads x, writes y; backward reads dy and x, writes dx.
         return .init(name: name, shape: dims.map(String.init).joined(separator: "x"),
-                     forwardGBps: 2 * bytes / forward / 1e9, backwardGBps: 3 * bytes / (both - forward) / 1e9,
+                     forwardGBps: 2 * bytes / forward / 1e9, backwardGBps: 3 * bytes / backward / 1e9,
                      memcpyGBps: memcpy, forwardRatio: 2 * bytes / forward / 1e9 / memcpy,
-                     backwardRatio: 3 * bytes / (both - forward) / 1e9 / memcpy)
+                     backwardRatio: 3 * bytes / backward / 1e9 / memcpy)
     }
 }

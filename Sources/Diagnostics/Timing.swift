@@ -15,6 +15,21 @@ func medianSeconds(repeats: Int, _ body: () -> Void) -> Double {
     return times[times.count / 2]
 }
 
+/// Median seconds of `body` over `repeats` runs after one warm-up, each run given what an untimed
+/// `setup` made for it (a forward pass before a timed backward pass).
+func medianSeconds<Prepared>(repeats: Int, setup: () -> Prepared, _ body: (Prepared) -> Void) -> Double {
+    body(setup())
+    var times: [Double] = []
+    for _ in 0..<max(1, repeats) {
+        let prepared = setup()
+        let start = monotonicSeconds()
+        body(prepared)
+        times.append(monotonicSeconds() - start)
+    }
+    times.sort()
+    return times[times.count / 2]
+}
+
 /// Runs a Python `script` (written into `folder`) with `arguments` and parses the JSON
 /// object it prints; nil when Python or a module it imports is missing, or it fails.
 func runPythonJSON(_ script: String, arguments: [String], in folder: URL) throws -> [String: Any]? {

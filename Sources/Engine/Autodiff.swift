@@ -119,7 +119,13 @@ extension Tensor {
         precondition(gradient.shape == shape, "backward: gradient shape \(gradient.shape) for tensor \(shape)")
         guard requiresGrad else { return }
         let order = topologicalOrder()
-        Tensor.accumulate(into: self, gradient.storage.pointer)
+        if node != nil && gradStorage == nil {
+            // The rules only read their output's gradient: an op's result takes the seed as it is,
+            // so that a backward pass costs what its rules cost (no copy of the seed first).
+            gradStorage = gradient.storage
+        } else {
+            Tensor.accumulate(into: self, gradient.storage.pointer)
+        }
         let profiler = Autodiff.profiler
         for tensor in order.reversed() {
             guard let node = tensor.node, let g = tensor.gradStorage else { continue }

@@ -147,9 +147,7 @@ public final class Trainer {
             let assigner = setup.loss.assigner
             // The worker turns each batch into the model's input and matches its targets, off the training thread.
             let pipeline = InputPipeline(set: setup.trainSet, batchSize: c.batchSize, seed: c.seed, options: c.augmentation, workers: c.data.workers,
-                                         inputSize: c.model.inputSize, startBatch: state.step, slice: (group?.rank ?? 0, group?.size ?? 1)) { batch in
-                (images: ModelInput.tensor(batch.images), assigned: assigner.assign(batch.targets))
-            }
+                                         inputSize: c.model.inputSize, startBatch: state.step, slice: (group?.rank ?? 0, group?.size ?? 1)) { assigner.trainingBatch($0) }
             defer { pipeline.stop() }
             for hook in hooks.all { try hook.beforeTraining(context) }
             let parameters = setup.optimizer.allParameters

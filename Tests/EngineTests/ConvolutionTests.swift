@@ -33,6 +33,9 @@ final class ConvolutionTests: XCTestCase {
         Case(name: "depthwise 3x3 s2 c8k odd", x: [2, 7, 5, 8], k: (3, 3), cout: 8, stride: 2, padding: 1, groups: 8, bias: false),
         Case(name: "depthwise 3x3 s2 c8k even", x: [1, 6, 8, 24], k: (3, 3), cout: 24, stride: 2, padding: 1, groups: 24, bias: true),
         Case(name: "depthwise 3x3 s1 no pad c8k", x: [1, 5, 6, 8], k: (3, 3), cout: 8, stride: 1, padding: 0, groups: 8, bias: false),
+        // Single-column and single-row images: every window column but the middle is padding.
+        Case(name: "depthwise 3x3 s1 c8k one column", x: [2, 4, 1, 8], k: (3, 3), cout: 8, stride: 1, padding: 1, groups: 8, bias: true),
+        Case(name: "depthwise 3x3 s2 c8k one row", x: [1, 1, 5, 16], k: (3, 3), cout: 16, stride: 2, padding: 1, groups: 16, bias: false),
     ]
 
     func makeInputs(_ c: Case, seed: UInt64) -> (x: Tensor, w: Tensor, b: Tensor?) {

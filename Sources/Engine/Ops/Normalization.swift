@@ -53,8 +53,11 @@ private struct ChannelTiling {
     }
 }
 
-/// Rows per block of the reductions (fixed, so sums are bit-identical for any thread count).
-private let reductionBlock = 256
+/// Floats per block of the reductions, about: whole tiles of rows, the same for any thread count
+/// (so sums are bit-identical with any). Large enough that folding a block's tile accumulators
+/// into the per-channel sums (a tile of doubles per block) costs little beside the block itself,
+/// which with 8 channels and blocks of 256 rows it did not.
+private let reductionBlockFloats = 1 << 15
 
 /// Sums two per-channel quantities over the rows of a (rows x c) matrix.
 ///
@@ -66,7 +69,7 @@ private func channelSums(
     _ body: (_ start: Int, _ count: Int, _ acc1: UnsafeMutablePointer<Float>, _ acc2: UnsafeMutablePointer<Float>) -> Void
 ) -> ([Double], [Double]) {
     let c = tiling.channels, tile = tiling.tile
-    let block = max(reductionBlock / tiling.rowsPerTile, 1) * tiling.rowsPerTile
+    let block = max(reductionBlockFloats / tile, 1) * tiling.rowsPerTile
     let blocks = Parallel.blockCount(count: rows, blockSize: block)
     let partial = Storage(count: max(1, blocks) * 2 * tile)
     Parallel.forEachBlock(count: rows, blockSize: block) { b, r in
@@ -112,7 +115,7 @@ extension Tensor {
     /// are updated in place with the unbiased variance, as PyTorch does.
     /// With `clampedTo` the output is clamped in the same pass (batch norm + ReLU6 as one op);
     /// the gradient then passes where the output lies strictly inside the range, exactly as
-    /// a separate `clamped` would pass it, recomputed from the output instead of stored.
+    /// a separate `clamped` would pass it, recomputed from the input instead of stored.
     public func batchNorm(
         scale: Tensor, shift: Tensor, runningMean: Tensor, runningVariance: Tensor,
         epsilon: Float = 1e-3, mode: BatchNormMode, clampedTo range: ClosedRange<Float>? = nil
@@ -186,16 +189,21 @@ extension Tensor {
 
         let input = self
         let clamped = range != nil
+        let (tileA, tileB) = (tiling.repeated(a), tiling.repeated(b))
         return Tensor.result(shape: shape, storage: out, inputs: [self, scale, shift]) { g in
-            // With the clamp, the gradient g passes where the output is strictly inside [lo, hi]
-            // (read from the output, which this closure keeps alive).
-            let y = UnsafePointer(out.pointer)
+            // With the clamp, the gradient g passes where the output is strictly inside [lo, hi]:
+            // where x * a + b is, recomputed exactly as the forward pass computed it (cheaper
+            // than reading the output, a third stream beside x and g in a memory-bound pass).
             // Per channel: sum of g and of g * xhat, xhat = (x - mean) * invStd.
-            let (sg, sgx) = withPointers(tiling.repeated(mean), tiling.repeated(invStd)) { pm, pi in
+            let (sg, sgx) = withPointers(tiling.repeated(mean), tiling.repeated(invStd), tileA, tileB) { pm, pi, pa, pb in
                 channelSums(rows: rows, tiling: tiling) { start, n, a1, a2 in
-                    let xs = x + start, gs = g + start, ys = y + start
+                    let xs = x + start, gs = g + start
                     if clamped {
-                        for i in 0..<n { let gi = ys[i] > lo && ys[i] < hi ? gs[i] : 0; a1[i] += gi; a2[i] += gi * (xs[i] - pm[i]) * pi[i] }
+                        for i in 0..<n {
+                            let z = xs[i] * pa[i] + pb[i]
+                            let gi = z > lo && z < hi ? gs[i] : 0
+                            a1[i] += gi; a2[i] += gi * (xs[i] - pm[i]) * pi[i]
+                        }
                     } else {
                         for i in 0..<n { a1[i] += gs[i]; a2[i] += gs[i] * (xs[i] - pm[i]) * pi[i] }
                     }
@@ -228,17 +236,21 @@ extension Tensor {
             }
             input.withGradientTarget { gx, add in
                 withPointers(tiling.repeated(ca), tiling.repeated(cb), tiling.repeated(cc)) { pa, pb, pc in
+                withPointers(tileA, tileB) { fa, fb in
                     forEachTile(rows: rows, tiling: tiling) { start, n in
-                        let xs = x + start, gs = g + start, ds = gx + start, ys = y + start
+                        let xs = x + start, gs = g + start, ds = gx + start
+                        @inline(__always) func passed(_ i: Int) -> Float {
+                            let z = xs[i] * fa[i] + fb[i]
+                            return z > lo && z < hi ? gs[i] : 0
+                        }
                         switch (add, clamped) {
                         case (true, false): for i in 0..<n { ds[i] += pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
                         case (false, false): for i in 0..<n { ds[i] = pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
-                        case (true, true):
-                            for i in 0..<n { ds[i] += pa[i] * (ys[i] > lo && ys[i] < hi ? gs[i] : 0) + pb[i] * xs[i] + pc[i] }
-                        case (false, true):
-                            for i in 0..<n { ds[i] = pa[i] * (ys[i] > lo && ys[i] < hi ? gs[i] : 0) + pb[i] * xs[i] + pc[i] }
+                        case (true, true): for i in 0..<n { ds[i] += pa[i] * passed(i) + pb[i] * xs[i] + pc[i] }
+                        case (false, true): for i in 0..<n { ds[i] = pa[i] * passed(i) + pb[i] * xs[i] + pc[i] }
                         }
                     }
+                }
                 }
             }
         }
@@ -248,6 +260,14 @@ extension Tensor {
 /// Base pointers of two arrays at once.
 private func withPointers<R>(_ a: [Float], _ b: [Float], _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> R) -> R {
     a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in body(pa.baseAddress!, pb.baseAddress!) } }
+}
+
+/// Base pointers of four arrays at once.
+private func withPointers<R>(
+    _ a: [Float], _ b: [Float], _ c: [Float], _ d: [Float],
+    _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R
+) -> R {
+    withPointers(a, b) { pa, pb in withPointers(c, d) { pc, pd in body(pa, pb, pc, pd) } }
 }
 
 /// Base pointers of three arrays at once.
