@@ -14,8 +14,14 @@ public struct ONNXLatencyReport: Codable {
     public var blasKernels: String
     public var oursMilliseconds: Double
     public var onnxruntimeMilliseconds: Double?
-    /// onnxruntime's time over ours: above 1, we are faster.
+    /// onnxruntime's time over ours, the median over the interleaved pairs: above 1, we are faster.
     public var ratio: Double?
+    /// Our time over onnxruntime's (1 / ratio).
+    public var oursOverONNXRuntime: Double?
+    /// Each pair's onnxruntime / ours, in the order they ran.
+    public var pairRatios: [Double]?
+    /// How many times ours and onnxruntime were timed one after the other (each a median of `runs` passes).
+    public var pairs: Int
     public var maxOutputDifference: Double?
     public var runs: Int
     /// With profiling: onnxruntime's own per-node timings (its `enable_profiling`), milliseconds per run by op type.
@@ -35,8 +41,8 @@ public struct ONNXLatencyReport: Codable {
 
     enum CodingKeys: String, CodingKey {
         case machine
-        case network, threads, ratio, runs
-        case blasKernels = "blas_kernels"
+        case network, threads, ratio, runs, pairs
+        case blasKernels = "blas_kernels", pairRatios = "pair_ratios", oursOverONNXRuntime = "ours_over_onnxruntime"
         case oursMilliseconds = "ours_ms", onnxruntimeMilliseconds = "onnxruntime_ms", maxOutputDifference = "max_output_difference"
         case onnxruntimeByOpType = "onnxruntime_ms_by_op_type", onnxruntimeSlowestNodes = "onnxruntime_slowest_nodes"
         case oursByLayer = "ours_ms_by_layer"
@@ -49,11 +55,15 @@ public struct ONNXBenchmark {
     public var runs: Int
     /// Also run onnxruntime with its profiler and report where its time goes.
     public var profile = false
+    /// Ours then onnxruntime, this many times: a shared machine's load drifts, and the ratio of
+    /// neighbouring timings cancels it where one timing of each does not.
+    public var pairs: Int
 
-    public init(name: String, config: SSDConfig, runs: Int = 11) {
+    public init(name: String, config: SSDConfig, runs: Int = 11, pairs: Int = 5) {
         self.name = name
         self.config = config
         self.runs = runs
+        self.pairs = max(1, pairs)
     }
 
     static let script = """
@@ -107,7 +117,6 @@ public struct ONNXBenchmark {
         // The product's inference path (batch norm folded, activations fused), as predict and evaluate run it.
         let detector = SSDDetector(model: model)
         let forward = { detector.outputs(images: nhwc) }
-        let ours = medianSeconds(repeats: runs) { _ = forward() }
         let logits = forward().classLogits.scalars
         var byLayer: [ONNXLatencyReport.ProfiledNode]? = nil
         if profile {
@@ -131,14 +140,26 @@ public struct ONNXBenchmark {
         let inputs = dir.appendingPathComponent("inputs.f32")
         try (nchw + logits).withUnsafeBufferPointer { Data(buffer: $0) }.write(to: inputs)
         let profilePrefix = profile ? [dir.appendingPathComponent("onnxruntime-profile").path] : []
-        let obj = try runPythonJSON(Self.script, arguments: [onnx.path, inputs.path, String(Parallel.threadCount), String(runs)] + profilePrefix, in: dir)
-        let theirs = obj?["seconds"] as? Double, diff = obj?["diff"] as? Double
-        let nodes = (obj?["nodes"] as? [[String: Any]])?.compactMap { n -> ONNXLatencyReport.ProfiledNode? in
+        var oursTimes: [Double] = [], theirTimes: [Double] = []
+        var obj: [String: Any]? = nil
+        for _ in 0..<pairs {
+            oursTimes.append(medianSeconds(repeats: runs) { _ = forward() })
+            let answer = try runPythonJSON(Self.script, arguments: [onnx.path, inputs.path, String(Parallel.threadCount), String(runs)], in: dir)
+            obj = obj ?? answer
+            if let seconds = answer?["seconds"] as? Double { theirTimes.append(seconds) }
+        }
+        // onnxruntime's profiler slows it down: a run of its own after the pairs, its time not used.
+        let profiled = profile ? try runPythonJSON(Self.script, arguments: [onnx.path, inputs.path, String(Parallel.threadCount), String(runs)] + profilePrefix, in: dir) : nil
+        func median(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.sorted()[v.count / 2] }
+        let ours = median(oursTimes) ?? 0
+        let pairRatios = theirTimes.isEmpty ? nil : zip(theirTimes, oursTimes).map { $0 / $1 }
+        let theirs = median(theirTimes), diff = obj?["diff"] as? Double
+        let nodes = (profiled?["nodes"] as? [[String: Any]])?.compactMap { n -> ONNXLatencyReport.ProfiledNode? in
             guard let name = n["name"] as? String, let op = n["op_type"] as? String, let ms = n["milliseconds"] as? Double else { return nil }
             return ONNXLatencyReport.ProfiledNode(name: name, opType: op, milliseconds: ms)
         }
         return ONNXLatencyReport(network: name, threads: Parallel.threadCount, blasKernels: BLASKernels.current, oursMilliseconds: 1000 * ours, onnxruntimeMilliseconds: theirs.map { 1000 * $0 },
-                                 ratio: theirs.map { $0 / ours }, maxOutputDifference: diff, runs: runs,
-                                 onnxruntimeByOpType: obj?["by_op"] as? [String: Double], onnxruntimeSlowestNodes: nodes, oursByLayer: byLayer)
+                                 ratio: pairRatios.flatMap(median), oursOverONNXRuntime: pairRatios.flatMap(median).map { 1 / $0 }, pairRatios: pairRatios, pairs: pairs, maxOutputDifference: diff, runs: runs,
+                                 onnxruntimeByOpType: profiled?["by_op"] as? [String: Double], onnxruntimeSlowestNodes: nodes, oursByLayer: byLayer)
     }
 }

@@ -22,7 +22,7 @@ import Synchronization
 final class WorkerPool: @unchecked Sendable {
     static let shared = WorkerPool()
 
-    /// Busy spins of a waiting thread before it starts yielding (a few microseconds).
+    /// Busy spins of a waiting thread before it starts yielding (tens of microseconds).
     private static let spins = 30_000
     /// How long a waiting worker keeps yielding before it sleeps.
     private static let yieldNanoseconds: UInt64 = 200_000

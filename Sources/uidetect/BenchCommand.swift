@@ -288,11 +288,12 @@ struct BenchIcons: ParsableCommand {
 struct BenchONNX: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onnx",
-        abstract: "Our forward pass against onnxruntime on our ONNX export of the same network (one image, same threads, one run).",
+        abstract: "Our forward pass against onnxruntime on our ONNX export of the same network (one image, same threads, interleaved pairs of runs).",
         discussion: "Needs python3 with numpy and onnxruntime (pip install numpy onnxruntime); without them only our time is printed.")
 
     @Option(help: "A run config (YAML) whose model is measured; default: the spec's bench size.") var config: String?
     @Option(help: "Timed forward passes on each side; the median is reported.") var runs: Int = 11
+    @Option(help: "Times ours and onnxruntime are timed one after the other; the median of the pairs' ratios is reported.") var pairs: Int = 5
     @Flag(help: "Also time each of our layers, and profile onnxruntime per node (its enable_profiling): where each side's time goes.") var profile = false
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false
@@ -302,16 +303,18 @@ struct BenchONNX: ParsableCommand {
     private func body() throws {
         try reportingErrors {
             let (name, run) = try benchConfig(config)
-            var bench = ONNXBenchmark(name: name, config: run.model, runs: runs)
+            var bench = ONNXBenchmark(name: name, config: run.model, runs: runs, pairs: pairs)
             bench.profile = profile
             let r = try bench.run()
             if json { return try printJSON(r) }
             print("machine: \(r.machine.cpuModel)")
-            print("\(r.network) network, one image, \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs)")
+            print("\(r.network) network, one image, \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, \(r.pairs) pair\(r.pairs == 1 ? "" : "s") of medians of \(r.runs) passes")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))
-            if let t = r.onnxruntimeMilliseconds, let ratio = r.ratio {
-                print(String(format: "  onnxruntime   %8.1f ms   (onnxruntime / ours = %.2f; outputs agree to %.1e)", t, ratio, r.maxOutputDifference ?? .nan))
+            if let t = r.onnxruntimeMilliseconds, let ratio = r.ratio, let ours = r.oursOverONNXRuntime {
+                print(String(format: "  onnxruntime   %8.1f ms   (outputs agree to %.1e)", t, r.maxOutputDifference ?? .nan))
+                let each = (r.pairRatios ?? []).map { String(format: "%.2f", 1 / $0) }.joined(separator: ", ")
+                print(String(format: "  ours / onnxruntime = %.2fx (onnxruntime / ours = %.2f), median of the pairs: %@", ours, ratio, each))
             } else {
                 print("  onnxruntime: not measured (python3 with numpy and onnxruntime not found)")
             }

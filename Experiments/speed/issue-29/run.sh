@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Issue 29's figures on the machine this runs on (nothing else running; about 20 minutes):
+#   Experiments/speed/issue-29/run.sh [NAME]
+# NAME (default: the date) names the folder under results/ that gets every JSON. Needs scripts/setup.sh --bench
+# (PyTorch for --torch-anchor, onnxruntime) and ../shared/anchors/torch_ssd. Every bench names the CPU model,
+# OpenBLAS's kernel set and the thread count in its output; summarize.py prints the tables of the README.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+scripts/build.sh
+uidetect=.build/release/uidetect
+out=Experiments/speed/issue-29/results/${1:-$(date +%F)}
+mkdir -p "$out"
+anchor=../shared/anchors/torch_ssd
+for rep in 1 2 3; do
+    # The step alone against PyTorch channels-last (the spec's bench network), then the whole loop as train runs it.
+    "$uidetect" bench train --config Configs/bench.yaml --steps 20 --runs 3 --torch-anchor "$anchor" --json > "$out/train-bench-$rep.json"
+    "$uidetect" bench train --config Configs/real-ui-finetune.yaml --steps 20 --runs 3 --json > "$out/train-real-ui-$rep.json"
+done
+for net in bench paper-size; do
+    for t in 1 2; do
+        "$uidetect" bench onnx --config Configs/$net.yaml --threads $t --runs 21 --pairs 5 --json > "$out/onnx-$net-t$t.json"
+    done
+done
+for rep in 1 2 3; do
+    "$uidetect" bench engine --json > "$out/engine-$rep.json"
+done
+python3 Experiments/speed/issue-29/summarize.py "$out"

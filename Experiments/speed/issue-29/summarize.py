@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Issue 29's tables from one results folder of run.sh: medians over the invocations, each itself a median."""
+import json, statistics, sys
+from pathlib import Path
+
+folder = Path(sys.argv[1])
+load = lambda pattern: [json.loads(p.read_text()) for p in sorted(folder.glob(pattern))]
+med = statistics.median
+
+def machine(r):
+    m = r["machine"]
+    return f'{m["cpu_model"]}, OpenBLAS {m["blas_kernels"]} kernels, {m["threads"]} threads'
+
+bench, real = load("train-bench-*.json"), load("train-real-ui-*.json")
+if bench:
+    print(f"machine: {machine(bench[0])}\n")
+    print("| network | step alone (img/s) | whole loop (img/s) | loop / step | PyTorch channels-last | ours / channels-last |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, runs in (("bench", bench), ("real-ui-finetune", real)):
+        if not runs:
+            continue
+        step, loop = med(r["images_per_second"] for r in runs), med(r["loop_images_per_second"] for r in runs)
+        torch = [r["torch_channels_last_images_per_second"] for r in runs if r.get("torch_channels_last_images_per_second")]
+        ratio = [r["ratio_to_torch_channels_last"] for r in runs if r.get("ratio_to_torch_channels_last")]
+        fmt = lambda v: f"{v:.1f}" if v else ""
+        print(f"| {name} | {step:.1f} | {loop:.1f} | {100 * med(r['loop_images_per_second'] / r['images_per_second'] for r in runs):.0f}% "
+              f"| {fmt(med(torch) if torch else None)} | {f'{med(ratio):.2f}' if ratio else ''} |")
+    print()
+    parts = ["data_wait", "loss_and_matching", "backbone", "fpn", "heads", "optimizer"]
+    print("| network | " + " | ".join(parts) + " |")
+    print("| --- |" + " ---: |" * len(parts))
+    for name, runs in (("bench", bench), ("real-ui-finetune", real)):
+        if runs:
+            print(f"| {name} | " + " | ".join(f"{1000 * med(r['part_seconds'].get(p, 0) for r in runs):.0f}" for p in parts) + " |")
+    print()
+
+onnx = load("onnx-*.json")
+if onnx:
+    print("| network | threads | ours (ms) | onnxruntime (ms) | ours / onnxruntime (median of pairs) | pairs |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for r in onnx:
+        pairs = ", ".join(f"{1 / x:.2f}" for x in r.get("pair_ratios") or [])
+        ours_over = f'{r["ours_over_onnxruntime"]:.2f}' if r.get("ours_over_onnxruntime") else ""
+        theirs = f'{r["onnxruntime_ms"]:.1f}' if r.get("onnxruntime_ms") else ""
+        print(f'| {r["network"]} | {r["threads"]} | {r["ours_ms"]:.1f} | {theirs} | {ours_over} | {pairs} |')
+    print()
+
+engine = load("engine-*.json")
+if engine:
+    print("| pass | shape | forward / memcpy | backward / memcpy |")
+    print("| --- | --- | ---: | ---: |")
+    for kind in ("depthwise", "batch_norm"):
+        for i, first in enumerate(engine[0][kind]):
+            fwd = med(r[kind][i]["forwardRatio"] for r in engine)
+            bwd = med(r[kind][i]["backwardRatio"] for r in engine)
+            print(f'| {first["name"]} | {first["shape"]} | {100 * fwd:.0f}% | {100 * bwd:.0f}% |')
