@@ -154,12 +154,13 @@ public struct ONNXBenchmark {
         let ours = median(oursTimes) ?? 0
         let pairRatios = theirTimes.isEmpty ? nil : zip(theirTimes, oursTimes).map { $0 / $1 }
         let theirs = median(theirTimes), diff = obj?["diff"] as? Double
+        let ratio = pairRatios.flatMap(median)
         let nodes = (profiled?["nodes"] as? [[String: Any]])?.compactMap { n -> ONNXLatencyReport.ProfiledNode? in
             guard let name = n["name"] as? String, let op = n["op_type"] as? String, let ms = n["milliseconds"] as? Double else { return nil }
             return ONNXLatencyReport.ProfiledNode(name: name, opType: op, milliseconds: ms)
         }
         return ONNXLatencyReport(network: name, threads: Parallel.threadCount, blasKernels: BLASKernels.current, oursMilliseconds: 1000 * ours, onnxruntimeMilliseconds: theirs.map { 1000 * $0 },
-                                 ratio: pairRatios.flatMap(median), oursOverONNXRuntime: pairRatios.flatMap(median).map { 1 / $0 }, pairRatios: pairRatios, pairs: pairs, maxOutputDifference: diff, runs: runs,
+                                 ratio: ratio, oursOverONNXRuntime: ratio.map { 1 / $0 }, pairRatios: pairRatios, pairs: pairs, maxOutputDifference: diff, runs: runs,
                                  onnxruntimeByOpType: profiled?["by_op"] as? [String: Double], onnxruntimeSlowestNodes: nodes, oursByLayer: byLayer)
     }
 }

@@ -294,6 +294,10 @@ struct BenchONNX: ParsableCommand {
     @Option(help: "A run config (YAML) whose model is measured; default: the spec's bench size.") var config: String?
     @Option(help: "Timed forward passes on each side; the median is reported.") var runs: Int = 11
     @Option(help: "Times ours and onnxruntime are timed one after the other; the median of the pairs' ratios is reported.") var pairs: Int = 5
+
+    func validate() throws {
+        guard pairs >= 1 else { throw ValidationError("--pairs must be at least 1, got \(pairs)") }
+    }
     @Flag(help: "Also time each of our layers, and profile onnxruntime per node (its enable_profiling): where each side's time goes.") var profile = false
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false

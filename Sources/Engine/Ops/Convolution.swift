@@ -162,10 +162,7 @@ struct OutputStage {
     }
 
     @inline(__always) func clamp(_ v: SIMD16<Float>) -> SIMD16<Float> {
-        guard clamps else { return v }
-        var r = v
-        for i in 0..<16 { r[i] = Swift.min(Swift.max(r[i], lower), upper) }
-        return r
+        clamps ? VectorMath.clamped(v, lower, upper) : v
     }
 
     /// Adds the bias to rows `rows` of the (rows x c) matrix at `out` (row stride `ldc`) and clamps them, in place.
