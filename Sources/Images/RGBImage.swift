@@ -12,8 +12,12 @@ public struct RGBImage: Equatable, Sendable {
     /// An image filled with one colour.
     public init(size: Size, fill: RGB = RGB(0, 0, 0)) {
         self.size = size
-        var p = [UInt8](repeating: 0, count: size.width * size.height * 3)
-        for i in 0..<(size.width * size.height) { p[3 * i] = fill.r; p[3 * i + 1] = fill.g; p[3 * i + 2] = fill.b }
+        var p = [UInt8](repeating: fill.r, count: size.width * size.height * 3)
+        if fill.g != fill.r || fill.b != fill.r {
+            p.withUnsafeMutableBufferPointer { p in
+                for i in 0..<(size.width * size.height) { p[3 * i + 1] = fill.g; p[3 * i + 2] = fill.b }
+            }
+        }
         pixels = p
     }
 
@@ -40,7 +44,7 @@ public struct RGBImage: Equatable, Sendable {
             out.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
                     let s = ((cy0 + y) * width + cx0) * 3
-                    for i in 0..<(w * 3) { dst[y * w * 3 + i] = src[s + i] }
+                    (dst.baseAddress! + y * w * 3).update(from: src.baseAddress! + s, count: w * 3)
                 }
             }
         }

@@ -68,7 +68,7 @@ extension RGBImage {
             pixels.withUnsafeMutableBufferPointer { dst in
                 for yy in y0..<y1 {
                     let s = ((yy - y) * ow + (x0 - x)) * 3, d = (yy * w + x0) * 3
-                    for i in 0..<((x1 - x0) * 3) { dst[d + i] = src[s + i] }
+                    (dst.baseAddress! + d).update(from: src.baseAddress! + s, count: (x1 - x0) * 3)
                 }
             }
         }
@@ -91,53 +91,64 @@ extension RGBImage {
         return RGBImage(size: Size(width: nw, height: nh), pixels: out)
     }
 
+    /// Separable bilinear resampling: each source row the window needs is resampled along x
+    /// once (the two rows an output row blends are reused by the next output rows that share
+    /// them), then output rows are blends of two such rows, a loop that vectorises. The
+    /// arithmetic is the per-pixel formula's (x first, then y), so results are the same bytes.
     private func bilinear(to newSize: Size, columns: Range<Int>, rows: Range<Int>) -> RGBImage {
         let (nw, nh) = (newSize.width, newSize.height)
         let sx = Float(width) / Float(nw), sy = Float(height) / Float(nh)
-        let ow = columns.count
-        // Per output column: the byte offsets of its two source columns and the right one's weight, computed once.
-        var left = [Int](repeating: 0, count: ow), right = [Int](repeating: 0, count: ow), wxs = [Float](repeating: 0, count: ow)
+        let span = 3 * columns.count
+        // Per output byte: the offsets of its two source bytes in a row and the right one's weight, computed once.
+        var left = [Int](repeating: 0, count: span), right = [Int](repeating: 0, count: span), wxs = [Float](repeating: 0, count: span)
         for (i, x) in columns.enumerated() {
             let fx = max(0, (Float(x) + 0.5) * sx - 0.5)
             let x0 = min(Int(fx), width - 1)
-            left[i] = 3 * x0
-            right[i] = 3 * min(x0 + 1, width - 1)
-            wxs[i] = fx - Float(x0)
+            for c in 0..<3 {
+                left[3 * i + c] = 3 * x0 + c
+                right[3 * i + c] = 3 * min(x0 + 1, width - 1) + c
+                wxs[3 * i + c] = fx - Float(x0)
+            }
         }
-        var out = [UInt8](repeating: 0, count: ow * rows.count * 3)
+        var out = [UInt8](repeating: 0, count: span * rows.count)
+        let resampled = UnsafeMutablePointer<Float>.allocate(capacity: 2 * span)
+        defer { resampled.deallocate() }
         pixels.withUnsafeBufferPointer { p in
         out.withUnsafeMutableBufferPointer { o in
         left.withUnsafeBufferPointer { left in
         right.withUnsafeBufferPointer { right in
         wxs.withUnsafeBufferPointer { wxs in
+            let (left, right, wxs) = (left.baseAddress!, right.baseAddress!, wxs.baseAddress!)
+            func resample(row y: Int, into d: UnsafeMutablePointer<Float>) {
+                let src = p.baseAddress! + y * width * 3
+                for k in 0..<span { d[k] = Float(src[left[k]]) * (1 - wxs[k]) + Float(src[right[k]]) * wxs[k] }
+            }
+            // The source rows held in `upper` and `lower` (-1: none yet).
+            var (upper, lower) = (resampled, resampled + span)
+            var (upperRow, lowerRow) = (-1, -1)
             for (j, y) in rows.enumerated() {
                 let fy = max(0, (Float(y) + 0.5) * sy - 0.5)
                 let y0 = min(Int(fy), height - 1), y1 = min(y0 + 1, height - 1)
                 let wy = fy - Float(y0)
-                let top = p.baseAddress! + y0 * width * 3, bottom = p.baseAddress! + y1 * width * 3
-                let row = o.baseAddress! + j * ow * 3
-                for i in 0..<ow {
-                    let (a, b, wx) = (left[i], right[i], wxs[i])
-                    for c in 0..<3 {
-                        let t = Float(top[a + c]) * (1 - wx) + Float(top[b + c]) * wx
-                        let u = Float(bottom[a + c]) * (1 - wx) + Float(bottom[b + c]) * wx
-                        row[3 * i + c] = roundedByte(t * (1 - wy) + u * wy)
-                    }
-                }
+                if y0 == lowerRow { swap(&upper, &lower); swap(&upperRow, &lowerRow) }
+                if y0 != upperRow { resample(row: y0, into: upper); upperRow = y0 }
+                if y1 != lowerRow { resample(row: y1, into: lower); lowerRow = y1 }
+                let row = o.baseAddress! + j * span
+                for k in 0..<span { row[k] = nearbyByte(upper[k] * (1 - wy) + lower[k] * wy) }
             }
         }
         }
         }
         }
         }
-        return RGBImage(size: Size(width: ow, height: rows.count), pixels: out)
+        return RGBImage(size: Size(width: columns.count, height: rows.count), pixels: out)
     }
 }
 
 /// `v` rounded half away from zero and clamped to a byte, without the library call that
 /// `Float.rounded()` becomes: clamping first makes it non-negative, where adding 0.5 and
 /// truncating rounds the same way.
-@inline(__always)
+@inlinable @inline(__always)
 public func roundedByte(_ v: Float) -> UInt8 {
     UInt8(truncatingIfNeeded: Int32(Swift.min(255, Swift.max(0, v)) + 0.5))
 }

@@ -96,10 +96,14 @@ enum Augment {
         let dy = scaled.height >= size.height ? -g.int(0...(scaled.height - size.height)) : g.int(0...(size.height - scaled.height))
         // Only the part of the zoomed picture that stays inside the output is resampled.
         let columns = max(0, -dx)..<min(scaled.width, size.width - dx), rows = max(0, -dy)..<min(scaled.height, size.height - dy)
-        var out = RGBImage(size: size, fill: RGB(114, 114, 114))
-        if !columns.isEmpty && !rows.isEmpty {
-            let visible = scaled == size ? s.image : s.image.resized(to: scaled, columns: columns, rows: rows)
-            out.paste(visible, x: max(0, dx), y: max(0, dy))
+        let out: RGBImage
+        if columns.count == size.width && rows.count == size.height {
+            // A zoom in covers the whole output: nothing to pad.
+            out = scaled == size ? s.image : s.image.resized(to: scaled, columns: columns, rows: rows)
+        } else {
+            var padded = RGBImage(size: size, fill: RGB(114, 114, 114))
+            if !columns.isEmpty && !rows.isEmpty { padded.paste(s.image.resized(to: scaled, columns: columns, rows: rows), x: max(0, dx), y: max(0, dy)) }
+            out = padded
         }
         var boxes: [Box] = [], labels: [Int32] = []
         for (b, l) in zip(s.boxes, s.labels) {
@@ -143,10 +147,7 @@ enum Augment {
         // applies their composition: one 3x3 matrix and one offset.
         let luma: (Float, Float, Float) = (0.299, 0.587, 0.114)
         let n = s.image.width * s.image.height
-        var sums = (0, 0, 0)
-        s.image.pixels.withUnsafeBufferPointer { p in
-            for i in 0..<n { sums.0 += Int(p[3 * i]); sums.1 += Int(p[3 * i + 1]); sums.2 += Int(p[3 * i + 2]) }
-        }
+        let sums = s.image.channelSums
         let mean = (luma.0 * Float(sums.0) + luma.1 * Float(sums.1) + luma.2 * Float(sums.2)) / Float(max(1, n))
         // Saturation: sat * v + (1 - sat) * grey(v), grey = luma . v; then contrast and brightness scale it.
         let k = brightness * contrast
@@ -158,15 +159,7 @@ enum Augment {
             }
         }
         let offset = brightness * (1 - contrast) * mean
-        let (a0, a1, a2, a3, a4, a5, a6, a7, a8) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])
-        s.image.pixels.withUnsafeMutableBufferPointer { p in
-            for i in 0..<n {
-                let r = Float(p[3 * i]), gr = Float(p[3 * i + 1]), b = Float(p[3 * i + 2])
-                p[3 * i] = roundedByte(a0 * r + a1 * gr + a2 * b + offset)
-                p[3 * i + 1] = roundedByte(a3 * r + a4 * gr + a5 * b + offset)
-                p[3 * i + 2] = roundedByte(a6 * r + a7 * gr + a8 * b + offset)
-            }
-        }
+        s.image = s.image.colorMapped(matrix: a, offset: offset)
     }
 
     /// Pastes `patch` (an instance of class `label`) at a random place that overlaps no existing box.

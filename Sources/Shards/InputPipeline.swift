@@ -51,6 +51,7 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     /// Classes rare enough for copy-paste, and the instances (screen, box row) of them.
     public let rareClasses: Set<Int32>
     private let rareInstances: [(screen: Int, row: Int)]
+    private let patches = PatchCache()
 
     private let prepare: @Sendable (Batch) throws -> Prepared
     private var queue: [Result<Prepared, Error>] = []
@@ -220,18 +221,11 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
         if let size = inputSize, size != image.size { Augment.letterbox(&s, to: size) }
         if options.copyPaste && !rareInstances.isEmpty {
             for _ in 0..<g.int(0...options.copyPasteMaxPerImage) {
-                let (source, row) = rareInstances[Int(g.next() % UInt64(rareInstances.count))]
+                let instance = Int(g.next() % UInt64(rareInstances.count))
+                let (source, row) = rareInstances[instance]
                 guard source != screen else { continue }
-                let (k, local) = set.locate(source)
-                let b = set.readers[k].boxes[row]
-                let donor = try set.readers[k].image(at: local)
-                var patch = donor.cropped(x0: Int(b.xMin.rounded(.down)), y0: Int(b.yMin.rounded(.down)), x1: Int(b.xMax.rounded(.up)), y1: Int(b.yMax.rounded(.up)))
-                // The donor screen is stored at its own size: bring the instance to the scale its screen has in the input.
-                if let size = inputSize, size != donor.size {
-                    let scale = Letterbox(original: donor.size, target: size).scale
-                    patch = patch.resized(to: Size(width: max(1, Int((Float(patch.width) * scale).rounded())),
-                                                   height: max(1, Int((Float(patch.height) * scale).rounded()))))
-                }
+                let (k, _) = set.locate(source)
+                let patch = try patches.patch(instance) { try rarePatch(source: source, row: row) }
                 Augment.paste(patch, label: set.readers[k].labels[row], into: &s, g: &g)
             }
         }
@@ -239,6 +233,44 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
         if options.horizontalFlip && g.chance(0.5) { Augment.flipHorizontally(&s) }
         if options.photometric { Augment.photometric(&s, options, g: &g) }
         return s
+    }
+
+    /// The pixels of box `row` of screen `source`, at the scale its screen has in the input.
+    private func rarePatch(source: Int, row: Int) throws -> RGBImage {
+        let (k, local) = set.locate(source)
+        let b = set.readers[k].boxes[row]
+        let donor = try set.readers[k].image(at: local)
+        let patch = donor.cropped(x0: Int(b.xMin.rounded(.down)), y0: Int(b.yMin.rounded(.down)), x1: Int(b.xMax.rounded(.up)), y1: Int(b.yMax.rounded(.up)))
+        // The donor screen is stored at its own size: bring the instance to the scale its screen has in the input.
+        guard let size = inputSize, size != donor.size else { return patch }
+        let scale = Letterbox(original: donor.size, target: size).scale
+        return patch.resized(to: Size(width: max(1, Int((Float(patch.width) * scale).rounded())),
+                                      height: max(1, Int((Float(patch.height) * scale).rounded()))))
+    }
+}
+
+/// Copy-paste's instances, kept once cut: a pasted instance otherwise costs reading and
+/// decompressing its whole donor screen, more than the rest of a sample's work together.
+/// Rare classes have few instances, and a byte budget bounds what is kept.
+final class PatchCache: @unchecked Sendable {
+    private var patches: [Int: RGBImage] = [:]
+    private var bytes = 0
+    private let budget: Int
+    private let lock = NSLock()
+
+    init(budget: Int = 512 << 20) { self.budget = budget }
+
+    /// Instance `index`'s patch, made by `make` the first time (and kept while the budget lasts).
+    func patch(_ index: Int, make: () throws -> RGBImage) throws -> RGBImage {
+        if let kept = lock.withLock({ patches[index] }) { return kept }
+        let made = try make()
+        lock.withLock {
+            if bytes + made.pixels.count <= budget, patches[index] == nil {
+                patches[index] = made
+                bytes += made.pixels.count
+            }
+        }
+        return made
     }
 }
 

@@ -72,6 +72,49 @@ final class ImageTests: XCTestCase {
         }
     }
 
+    /// The separable resize gives the bytes of the per-pixel formula (x first, then y), up and down.
+    func testResizeIsThePerPixelBilinearFormula() {
+        let img = RGBImage(size: Size(width: 41, height: 67), pixels: (0..<(41 * 67 * 3)).map { UInt8(truncatingIfNeeded: $0 * 7919 + ($0 / 123) * 31) })
+        for size in [Size(width: 52, height: 80), Size(width: 30, height: 45), Size(width: 41, height: 90), Size(width: 23, height: 67)] {
+            let (sx, sy) = (Float(img.width) / Float(size.width), Float(img.height) / Float(size.height))
+            var expected = RGBImage(size: size)
+            for y in 0..<size.height {
+                let fy = max(0, (Float(y) + 0.5) * sy - 0.5)
+                let y0 = min(Int(fy), img.height - 1), y1 = min(y0 + 1, img.height - 1), wy = fy - Float(y0)
+                for x in 0..<size.width {
+                    let fx = max(0, (Float(x) + 0.5) * sx - 0.5)
+                    let x0 = min(Int(fx), img.width - 1), x1 = min(x0 + 1, img.width - 1), wx = fx - Float(x0)
+                    for c in 0..<3 {
+                        func at(_ x: Int, _ y: Int) -> Float { Float(img.pixels[(y * img.width + x) * 3 + c]) }
+                        let t = at(x0, y0) * (1 - wx) + at(x1, y0) * wx, u = at(x0, y1) * (1 - wx) + at(x1, y1) * wx
+                        expected.pixels[(y * size.width + x) * 3 + c] = UInt8((min(255, max(0, t * (1 - wy) + u * wy)) + 0.5).rounded(.towardZero))
+                    }
+                }
+            }
+            XCTAssertEqual(img.resized(to: size), expected, "\(size)")
+        }
+    }
+
+    /// The 16-lane colour map gives the per-pixel formula's bytes, clamped, at every phase of the lanes and in the tail.
+    func testColorMapIsThePerPixelFormula() {
+        let m: [Float] = [1.2, -0.3, 0.15, 0.05, 0.9, 0.2, -0.4, 0.6, 1.1]
+        for width in [1, 5, 16, 17] {
+            let size = Size(width: width, height: 3)
+            let img = RGBImage(size: size, pixels: (0..<(width * 9)).map { UInt8(truncatingIfNeeded: $0 * 97 + 13) })
+            var expected = img
+            for i in 0..<(width * 3) {
+                let (r, g, b) = (Float(img.pixels[3 * i]), Float(img.pixels[3 * i + 1]), Float(img.pixels[3 * i + 2]))
+                for c in 0..<3 {
+                    let v = m[3 * c] * r + m[3 * c + 1] * g + m[3 * c + 2] * b + 12.5
+                    expected.pixels[3 * i + c] = UInt8((min(255, max(0, v)) + 0.5).rounded(.towardZero))
+                }
+            }
+            XCTAssertEqual(img.colorMapped(matrix: m, offset: 12.5), expected, "width \(width)")
+            let sums = (0..<3).map { c in stride(from: c, to: img.pixels.count, by: 3).reduce(0) { $0 + Int(img.pixels[$1]) } }
+            XCTAssertEqual([img.channelSums.0, img.channelSums.1, img.channelSums.2], sums, "width \(width)")
+        }
+    }
+
     func testResizeOfAConstantImageIsConstant() {
         let img = RGBImage(size: Size(width: 30, height: 50), fill: RGB(10, 200, 30))
         XCTAssertEqual(img.resized(to: Size(width: 7, height: 13)), RGBImage(size: Size(width: 7, height: 13), fill: RGB(10, 200, 30)))
