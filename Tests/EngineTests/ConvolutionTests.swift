@@ -33,6 +33,11 @@ final class ConvolutionTests: XCTestCase {
         Case(name: "depthwise 3x3 s2 c8k odd", x: [2, 7, 5, 8], k: (3, 3), cout: 8, stride: 2, padding: 1, groups: 8, bias: false),
         Case(name: "depthwise 3x3 s2 c8k even", x: [1, 6, 8, 24], k: (3, 3), cout: 24, stride: 2, padding: 1, groups: 24, bias: true),
         Case(name: "depthwise 3x3 s1 no pad c8k", x: [1, 5, 6, 8], k: (3, 3), cout: 8, stride: 1, padding: 0, groups: 8, bias: false),
+        // 1x1 with channels in whole 16-lane vectors: the panel kernels (4-row tiles with a remainder,
+        // 16-, 32- and 48-column outputs, dX's and dW's panels too).
+        Case(name: "pointwise panel 6 -> 16", x: [2, 3, 5, 6], k: (1, 1), cout: 16, stride: 1, padding: 0, groups: 1, bias: true),
+        Case(name: "pointwise panel 32 -> 16", x: [1, 3, 3, 32], k: (1, 1), cout: 16, stride: 1, padding: 0, groups: 1, bias: false),
+        Case(name: "pointwise panel 16 -> 48", x: [1, 2, 5, 16], k: (1, 1), cout: 48, stride: 1, padding: 0, groups: 1, bias: true),
         // Single-column and single-row images: every window column but the middle is padding.
         Case(name: "depthwise 3x3 s1 c8k one column", x: [2, 4, 1, 8], k: (3, 3), cout: 8, stride: 1, padding: 1, groups: 8, bias: true),
         Case(name: "depthwise 3x3 s2 c8k one row", x: [1, 1, 5, 16], k: (3, 3), cout: 16, stride: 2, padding: 1, groups: 16, bias: false),
@@ -90,6 +95,15 @@ final class ConvolutionTests: XCTestCase {
         }
     }
 
+    /// A gradient added to one already there (x feeding two convolutions), through every 1x1 path.
+    func testGradientsAccumulateIntoAnInputUsedTwice() {
+        for (cin, cout) in [(16, 32), (6, 16), (5, 3)] {
+            let x = randomInput([1, 3, 4, cin], seed: 7)
+            let w1 = randomInput([1, 1, cin, cout], seed: 8), w2 = randomInput([1, 1, cin, cout], seed: 9)
+            assertGradientsMatch([x, w1, w2]) { t in t[0].conv2d(weight: t[1]) + t[0].conv2d(weight: t[2]) }
+        }
+    }
+
     func testLargeBatchUsesSeveralIm2colChunksCorrectly() {
         // 40 images of 64x64 with a 3x3x16 patch exceed the im2col budget, forcing chunks.
         let x = randomInput([40, 64, 64, 16], seed: 5, requiresGrad: false)
@@ -102,8 +116,9 @@ final class ConvolutionTests: XCTestCase {
     func testSplitGEMMsGiveIdenticalResultsWithOneOrTwoThreadsOnThisMachine() {
         // 3x3 dense: row-split forward, dX and dW; 1x1 with 16 input channels: K-split dW;
         // 1x1 256 -> 256 on 256 pixels: column-split forward and dW.
+        // 1x1 32 -> 16 on 12,288 pixels: the panel kernels, dW summed over 12 blocks of rows.
         for (xShape, wShape, padding) in [([4, 32, 32, 16], [3, 3, 16, 32], 1), ([4, 128, 64, 16], [1, 1, 16, 8], 0),
-                                          ([4, 8, 8, 256], [1, 1, 256, 256], 0)] {
+                                          ([4, 8, 8, 256], [1, 1, 256, 256], 0), ([4, 64, 48, 32], [1, 1, 32, 16], 0)] {
             func run(threads: Int) -> [[Float]] {
                 Parallel.withThreads(threads) {
                     let x = randomInput(xShape, seed: 40), w = randomInput(wShape, seed: 41)

@@ -193,8 +193,12 @@ private func gemmConvForward(
     let rows = geo.batch * geo.outHeight * geo.outWidth
     let cout = geo.outChannels
     if geo.isPlainGEMM {
-        sgemm(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, ldb: cout, beta: 0, c: out, ldc: cout,
-              rowsDone: stage.isIdentity ? nil : { stage.apply(to: out, rows: $0, channels: cout, ldc: cout) })
+        let finish: ((Range<Int>) -> Void)? = stage.isIdentity ? nil : { stage.apply(to: out, rows: $0, channels: cout, ldc: cout) }
+        if panelGEMMApplies(n: cout, k: geo.inChannels) {
+            panelGEMM(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, accumulate: false, c: out, ldc: cout, rowsDone: finish)
+        } else {
+            sgemm(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, ldb: cout, beta: 0, c: out, ldc: cout, rowsDone: finish)
+        }
         return
     }
     if geo.groups == 1 {
@@ -254,11 +258,18 @@ private func gemmConvBackward(
     if geo.isPlainGEMM {
         let rows = geo.batch * geo.height * geo.width
         let cin = geo.inChannels
-        if let gw {
+        if let gw, panelGEMMApplies(n: cout, k: cin) {
+            panelGEMMTransposedA(rows: rows, m: cin, n: cout, a: x, b: gy, accumulate: gw.accumulate, c: gw.pointer)
+        } else if let gw {
             sgemm(transposeA: true, m: cin, n: cout, k: rows, a: x, lda: cin, b: gy, ldb: cout,
                   beta: gw.accumulate ? 1 : 0, c: gw.pointer, ldc: cout)
         }
-        if let gx {
+        if let gx, panelGEMMApplies(n: cin, k: cout) {
+            // dX = dY W^T, with W^T (cout x cin, a few KB) made once.
+            let wT = Storage(count: cin * cout)
+            for i in 0..<cin { for o in 0..<cout { wT.pointer[o * cin + i] = w[i * cout + o] } }
+            panelGEMM(m: rows, n: cin, k: cout, a: gy, lda: cout, b: wT.pointer, accumulate: gx.accumulate, c: gx.pointer, ldc: cin)
+        } else if let gx {
             sgemm(transposeB: true, m: rows, n: cin, k: cout, a: gy, lda: cout, b: w, ldb: cout,
                   beta: gx.accumulate ? 1 : 0, c: gx.pointer, ldc: cin)
         }

@@ -1,0 +1,188 @@
+/// Products C = A B (+ C) whose B is small (a 1x1 convolution's weights with few channels)
+/// and whose A is tall (every pixel of a batch), row-major.
+///
+/// OpenBLAS packs all of A into its own layout before multiplying; with K of 16-64 that copy is
+/// a whole extra pass over the largest operand, and the profile of a training step spent more
+/// in packing than in some of these products' arithmetic. Here A is read in place: each tile of
+/// 4 rows keeps its outputs (up to 64 columns) in registers and walks K once, with B's rows
+/// (a few KB, in L1) loaded beside it.
+/// Every output is the same K-ordered sum of fused multiply-adds whatever the blocking, so
+/// results do not depend on the thread count.
+
+/// A row of 16, 32 or 64 output columns held in vector registers.
+///
+/// Made of `SIMD16<Float>` fields rather than `SIMD32`/`SIMD64`: the wider types' arithmetic
+/// goes through the standard library's generic lane loops, which cost a call per lane.
+fileprivate protocol ColumnVector {
+    init(broadcasting value: Float)
+    init(loading p: UnsafePointer<Float>)
+    func store(to p: UnsafeMutablePointer<Float>)
+    /// self + a * b, fused, a broadcast to every column.
+    func addingProduct(broadcast a: Float, _ b: Self) -> Self
+    func adding(_ other: Self) -> Self
+}
+
+typealias Lanes = SIMD16<Float>
+
+@inline(__always) fileprivate func load(_ p: UnsafePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
+@inline(__always) fileprivate func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self) }
+
+/// 16 columns.
+fileprivate struct Columns16: ColumnVector {
+    var v0: Lanes
+    @inline(__always) init(_ v0: Lanes) { self.v0 = v0 }
+    @inline(__always) init(broadcasting value: Float) { v0 = Lanes(repeating: value) }
+    @inline(__always) init(loading p: UnsafePointer<Float>) { v0 = load(p) }
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { Engine.store(v0, p) }
+    @inline(__always) func addingProduct(broadcast a: Float, _ b: Self) -> Self { Self(v0.addingProduct(Lanes(repeating: a), b.v0)) }
+    @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0) }
+}
+
+/// 32 columns.
+fileprivate struct Columns32: ColumnVector {
+    var v0, v1: Lanes
+    @inline(__always) init(_ v0: Lanes, _ v1: Lanes) { (self.v0, self.v1) = (v0, v1) }
+    @inline(__always) init(broadcasting value: Float) { (v0, v1) = (Lanes(repeating: value), Lanes(repeating: value)) }
+    @inline(__always) init(loading p: UnsafePointer<Float>) { (v0, v1) = (load(p), load(p + 16)) }
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { Engine.store(v0, p); Engine.store(v1, p + 16) }
+    @inline(__always) func addingProduct(broadcast a: Float, _ b: Self) -> Self {
+        let x = Lanes(repeating: a)
+        return Self(v0.addingProduct(x, b.v0), v1.addingProduct(x, b.v1))
+    }
+    @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0, v1 + o.v1) }
+}
+
+/// 64 columns.
+fileprivate struct Columns64: ColumnVector {
+    var v0, v1, v2, v3: Lanes
+    @inline(__always) init(_ v0: Lanes, _ v1: Lanes, _ v2: Lanes, _ v3: Lanes) { (self.v0, self.v1, self.v2, self.v3) = (v0, v1, v2, v3) }
+    @inline(__always) init(broadcasting value: Float) { let x = Lanes(repeating: value); (v0, v1, v2, v3) = (x, x, x, x) }
+    @inline(__always) init(loading p: UnsafePointer<Float>) { (v0, v1, v2, v3) = (load(p), load(p + 16), load(p + 32), load(p + 48)) }
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { Engine.store(v0, p); Engine.store(v1, p + 16); Engine.store(v2, p + 32); Engine.store(v3, p + 48) }
+    @inline(__always) func addingProduct(broadcast a: Float, _ b: Self) -> Self {
+        let x = Lanes(repeating: a)
+        return Self(v0.addingProduct(x, b.v0), v1.addingProduct(x, b.v1), v2.addingProduct(x, b.v2), v3.addingProduct(x, b.v3))
+    }
+    @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0, v1 + o.v1, v2 + o.v2, v3 + o.v3) }
+}
+
+/// Whether `panelGEMM` suits a product with this K and N: N in whole vectors and one panel (wider
+/// products re-read A per panel and lose to OpenBLAS in `bench engine`), B within L1.
+func panelGEMMApplies(n: Int, k: Int) -> Bool { n % 16 == 0 && n <= 64 && k <= 128 }
+
+/// Rows per parallel block: a function of nothing, so blocks are the same for any thread count.
+private let panelBlockRows = 256
+
+/// C (m x n, row stride ldc) = A (m x k, row stride lda) B (k x n, contiguous), plus C's old
+/// values when `accumulate`. `rowsDone` is called on each finished block of rows, on the worker
+/// that made it, while it is in cache.
+func panelGEMM(
+    m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>,
+    accumulate: Bool, c: UnsafeMutablePointer<Float>, ldc: Int, rowsDone: ((Range<Int>) -> Void)? = nil
+) {
+    precondition(n % 16 == 0, "panelGEMM takes whole 16-column vectors")
+    Parallel.forEachBlock(count: m, blockSize: panelBlockRows) { _, r in
+        var column = 0
+        while column < n {
+            switch n - column {
+            case 64...: panel(Columns64.self, rows: r, column: column, n: n, k: k, a: a, lda: lda, b: b, accumulate: accumulate, c: c, ldc: ldc); column += 64
+            case 32...: panel(Columns32.self, rows: r, column: column, n: n, k: k, a: a, lda: lda, b: b, accumulate: accumulate, c: c, ldc: ldc); column += 32
+            default: panel(Columns16.self, rows: r, column: column, n: n, k: k, a: a, lda: lda, b: b, accumulate: accumulate, c: c, ldc: ldc); column += 16
+            }
+        }
+        rowsDone?(r)
+    }
+}
+
+/// Columns column ..< column + V.lanes of rows `rows`, 4 rows at a time.
+@inline(__always)
+private func panel<V: ColumnVector>(
+    _: V.Type, rows: Range<Int>, column: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>,
+    accumulate: Bool, c: UnsafeMutablePointer<Float>, ldc: Int
+) {
+    let bColumn = b + column
+    var row = rows.lowerBound
+    while row < rows.upperBound {
+        // A tile of fewer than 4 rows repeats its last row and stores only the real ones.
+        let count = min(4, rows.upperBound - row)
+        let a0 = a + row * lda
+        let a1 = a0 + min(1, count - 1) * lda, a2 = a0 + min(2, count - 1) * lda, a3 = a0 + min(3, count - 1) * lda
+        var (s0, s1, s2, s3) = (V(broadcasting: 0), V(broadcasting: 0), V(broadcasting: 0), V(broadcasting: 0))
+        for i in 0..<k {
+            let bRow = V(loading: bColumn + i * n)
+            s0 = s0.addingProduct(broadcast: a0[i], bRow)
+            s1 = s1.addingProduct(broadcast: a1[i], bRow)
+            s2 = s2.addingProduct(broadcast: a2[i], bRow)
+            s3 = s3.addingProduct(broadcast: a3[i], bRow)
+        }
+        let c0 = c + row * ldc + column
+        @inline(__always) func finish(_ s: V, _ t: Int) {
+            let out = c0 + t * ldc
+            (accumulate ? s.adding(V(loading: out)) : s).store(to: out)
+        }
+        finish(s0, 0)
+        if count > 1 { finish(s1, 1) }
+        if count > 2 { finish(s2, 2) }
+        if count > 3 { finish(s3, 3) }
+        row += count
+    }
+}
+
+/// Rows per block of `panelGEMMTransposedA`'s reduction: both operands' block (up to 1024 x 256
+/// floats) stays in L2 while every tile of C walks it. Fixed, so sums do not depend on the thread count.
+private let reductionRows = 1024
+
+/// C (m x n) = A^T B, plus C's old values when `accumulate`: A is (rows x m) and B (rows x n),
+/// row-major and contiguous, as a 1x1 convolution's input and output gradient are for its
+/// weight gradient. Sums over blocks of rows are added in block order.
+func panelGEMMTransposedA(
+    rows: Int, m: Int, n: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, accumulate: Bool, c: UnsafeMutablePointer<Float>
+) {
+    precondition(n % 16 == 0, "panelGEMMTransposedA takes whole 16-column vectors")
+    let blocks = Parallel.blockCount(count: rows, blockSize: reductionRows)
+    let partial = Storage(count: max(1, blocks) * m * n)
+    Parallel.forEachBlock(count: rows, blockSize: reductionRows) { block, r in
+        let p = partial.pointer + block * m * n
+        var column = 0
+        while column < n {
+            switch n - column {
+            case 64...: outerPanel(Columns64.self, rows: r, column: column, m: m, n: n, a: a, b: b, c: p); column += 64
+            case 32...: outerPanel(Columns32.self, rows: r, column: column, m: m, n: n, a: a, b: b, c: p); column += 32
+            default: outerPanel(Columns16.self, rows: r, column: column, m: m, n: n, a: a, b: b, c: p); column += 16
+            }
+        }
+    }
+    if !accumulate { c.update(repeating: 0, count: m * n) }
+    for block in 0..<blocks {
+        let p = partial.pointer + block * m * n
+        for i in 0..<(m * n) { c[i] += p[i] }
+    }
+}
+
+/// Columns column ..< column + V's width of C = A^T B over `rows`, 4 rows of C at a time.
+@inline(__always)
+private func outerPanel<V: ColumnVector>(
+    _: V.Type, rows: Range<Int>, column: Int, m: Int, n: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>
+) {
+    var i0 = 0
+    while i0 < m {
+        // A tile of fewer than 4 rows of C repeats its last one and stores only the real ones.
+        let count = min(4, m - i0)
+        let (o1, o2, o3) = (min(1, count - 1), min(2, count - 1), min(3, count - 1))
+        var (s0, s1, s2, s3) = (V(broadcasting: 0), V(broadcasting: 0), V(broadcasting: 0), V(broadcasting: 0))
+        for row in rows {
+            let aRow = a + row * m + i0
+            let bRow = V(loading: b + row * n + column)
+            s0 = s0.addingProduct(broadcast: aRow[0], bRow)
+            s1 = s1.addingProduct(broadcast: aRow[o1], bRow)
+            s2 = s2.addingProduct(broadcast: aRow[o2], bRow)
+            s3 = s3.addingProduct(broadcast: aRow[o3], bRow)
+        }
+        let c0 = c + i0 * n + column
+        s0.store(to: c0)
+        if count > 1 { s1.store(to: c0 + n) }
+        if count > 2 { s2.store(to: c0 + 2 * n) }
+        if count > 3 { s3.store(to: c0 + 3 * n) }
+        i0 += count
+    }
+}
