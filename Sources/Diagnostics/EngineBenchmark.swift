@@ -7,6 +7,8 @@ import Layers
 public struct EngineBenchmarkReport: Codable {
     /// What it was measured on (CPU model, OpenBLAS kernels, threads).
     public var machine = Machine.current()
+    /// The network whose shapes were timed ("bench", or the run config's name).
+    public var network: String
     public struct Conv: Codable {
         public var name, kind, shape: String
         public var forwardMilliseconds, forwardBackwardMilliseconds: Double
@@ -60,7 +62,7 @@ public struct EngineBenchmarkReport: Codable {
     public var convMinRatio: Double
 
     enum CodingKeys: String, CodingKey {
-        case machine
+        case machine, network
         case threads, repeats, batch, width, height
         case openBLASThreadedGFLOPS = "openblas_threaded_sgemm_gflops"
         case sgemmShape = "sgemm_shape", sgemmGFLOPS = "sgemm_gflops"
@@ -75,11 +77,14 @@ public struct EngineBenchmarkReport: Codable {
 public struct EngineBenchmark {
     /// The network's convolutions (`SSDModel.convolutions(batch:)`); each distinct geometry is timed once.
     public var convolutions: [ConvShape]
+    /// The network's name in the report.
+    public var network: String
     public var repeats: Int
     public var sgemmSize: Int
 
-    public init(convolutions: [ConvShape], repeats: Int = 5, sgemmSize: Int = 2048) {
+    public init(convolutions: [ConvShape], network: String = "bench", repeats: Int = 5, sgemmSize: Int = 2048) {
         self.convolutions = convolutions
+        self.network = network
         self.repeats = repeats
         self.sgemmSize = sgemmSize
     }
@@ -138,7 +143,7 @@ public struct EngineBenchmark {
         let gemmLike = convs.filter { $0.kind == "1x1" || $0.kind == "3x3" }
         let sgemmGFLOPS = references.isEmpty ? 0 : references.sorted()[references.count / 2]
         return EngineBenchmarkReport(
-            threads: Parallel.threadCount, repeats: repeats,
+            network: network, threads: Parallel.threadCount, repeats: repeats,
             batch: convolutions.first?.batch ?? 0, width: convolutions.first?.width ?? 0, height: convolutions.first?.height ?? 0,
             openBLASThreadedGFLOPS: openBLASThreaded, sgemmShape: "\(sgemmSize)x\(sgemmSize)x\(sgemmSize)",
             sgemmGFLOPS: sgemmGFLOPS, convolutions: convs, depthwise: depthwise, batchNorm: norms, winograd: comparisons,

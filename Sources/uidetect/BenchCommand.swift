@@ -14,9 +14,12 @@ struct Bench: ParsableCommand {
 struct BenchEngine: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "engine",
-        abstract: "Time every conv shape, depthwise conv and batch norm of the bench network against raw sgemm and memcpy.")
+        abstract: "Time every conv shape, depthwise conv and batch norm of a network against raw sgemm and memcpy.")
 
     @OptionGroup var threads: ThreadOptions
+
+    @Option(help: "A run config (YAML) whose network's shapes are timed, e.g. Configs/quickstart.yaml; default: the spec's bench network.")
+    var config: String?
 
     @Option(help: "Timed runs per measurement; the median is reported.")
     var repeats: Int = 5
@@ -40,9 +43,11 @@ struct BenchEngine: ParsableCommand {
 
     private func body() throws {
         var g = SeededGenerator(seed: 0)
-        let convolutions = SSDModel(config: .bench, generator: &g).convolutions(batch: batch)
+        let (name, run) = try benchConfig(config)
+        let convolutions = SSDModel(config: run.model, generator: &g).convolutions(batch: batch)
         let progress = ProgressLine(enabled: !json)
-        let report = EngineBenchmark(convolutions: convolutions, repeats: repeats, sgemmSize: sgemmSize).run { progress.update("measuring \($0)", fractionDone: $1) }
+        let report = EngineBenchmark(convolutions: convolutions, network: name, repeats: repeats, sgemmSize: sgemmSize)
+            .run { progress.update("measuring \($0)", fractionDone: $1) }
         progress.finish()
         if json {
             try printJSON(report)
@@ -57,7 +62,7 @@ enum BenchTables {
     static func render(_ r: EngineBenchmarkReport) -> String {
         var lines: [String] = []
         lines.append("machine: \(r.machine.description)")
-        lines.append("bench network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) thread\(r.threads == 1 ? "" : "s"), median of \(r.repeats) runs")
+        lines.append("\(r.network) network (batch \(r.batch), \(r.width)x\(r.height)), \(r.threads) thread\(r.threads == 1 ? "" : "s"), median of \(r.repeats) runs")
         lines.append(String(format: "reference: cblas_sgemm %@, median %.1f GFLOP/s over row blocks on the engine's workers, one timed beside each conv (ratios use that one)", r.sgemmShape, r.sgemmGFLOPS))
         lines.append(String(format: "           the same on OpenBLAS's own threads: %.1f GFLOP/s", r.openBLASThreadedGFLOPS))
         lines.append("")

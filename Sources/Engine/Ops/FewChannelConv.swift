@@ -19,11 +19,43 @@ func fewChannelForward(
     let (h, wid, cin, cout) = (geo.height, geo.width, geo.inChannels, geo.outChannels)
     let (kh, kw, s, p) = (geo.kernelHeight, geo.kernelWidth, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
+    let firstInterior = (p + s - 1) / s
+    let lastInterior = (wid - kw + p) / s  // inclusive
     Parallel.forEachBlock(count: geo.batch * ho, blockSize: 4) { _, r in
         for line in r {
             let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
             let image = x + n * h * wid * cin
-            for ox in 0..<wo {
+            let rowsInside = oy * s - p >= 0 && oy * s - p + kh <= h
+            var ox = 0
+            while ox < wo {
+                // Four output pixels whose windows lie inside: four independent sums share each
+                // weight load (one vector's 27 dependent multiply-adds would wait on each other).
+                if rowsInside && ox >= firstInterior && ox + 3 <= lastInterior {
+                    for v in stride(from: 0, to: cout, by: 8) {
+                        let b = bias.map { load($0 + v) } ?? SIMD8<Float>()
+                        var (a0, a1, a2, a3) = (b, b, b, b)
+                        for ky in 0..<kh {
+                            let row = image + ((oy * s - p + ky) * wid + ox * s - p) * cin
+                            for kx in 0..<kw {
+                                let x0 = row + kx * cin
+                                let wr = w + (ky * kw + kx) * cin * cout + v
+                                for ci in 0..<cin {
+                                    let wv = load(wr + ci * cout)
+                                    a0 = a0.addingProduct(SIMD8<Float>(repeating: x0[ci]), wv)
+                                    a1 = a1.addingProduct(SIMD8<Float>(repeating: x0[s * cin + ci]), wv)
+                                    a2 = a2.addingProduct(SIMD8<Float>(repeating: x0[2 * s * cin + ci]), wv)
+                                    a3 = a3.addingProduct(SIMD8<Float>(repeating: x0[3 * s * cin + ci]), wv)
+                                }
+                            }
+                        }
+                        let o = out + (line * wo + ox) * cout + v
+                        store(stage.clamp(a0), o); store(stage.clamp(a1), o + cout)
+                        store(stage.clamp(a2), o + 2 * cout); store(stage.clamp(a3), o + 3 * cout)
+                    }
+                    ox += 4
+                    continue
+                }
+                defer { ox += 1 }
                 let o = out + (line * wo + ox) * cout
                 // Two vectors of output channels at a time share each broadcast input value.
                 for v in stride(from: 0, to: cout, by: 16) {
@@ -140,21 +172,38 @@ func fewChannelBackwardWeight(_ geo: ConvGeometry, x: UnsafePointer<Float>, gy: 
                     let row = acc + ((ky * kw + kx) * cin + ci) * cout
                     for v in stride(from: 0, to: cout, by: 16) {
                         let pair = v + 8 < cout
-                        var a0 = SIMD8<Float>(), a1 = SIMD8<Float>()
+                        // Four sums per vector, over output columns ox % 4, so that consecutive
+                        // multiply-adds do not wait on each other; added together at the end.
+                        var a = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                        var b = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
                         for line in r {
                             let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
                             let iy = oy * s - p + ky
                             guard iy >= 0, iy < h else { continue }
                             let xRow = x + ((n * h + iy) * wid) * cin + ci
                             let g = gy + line * wo * cout + v
-                            for ox in lo..<max(lo, hi) {
+                            var ox = lo
+                            while ox + 4 <= hi {
+                                let xs = xRow + (ox * s - p + kx) * cin, gs = g + ox * cout
+                                let x0 = SIMD8<Float>(repeating: xs[0]), x1 = SIMD8<Float>(repeating: xs[s * cin])
+                                let x2 = SIMD8<Float>(repeating: xs[2 * s * cin]), x3 = SIMD8<Float>(repeating: xs[3 * s * cin])
+                                a.0 = a.0.addingProduct(x0, load(gs)); a.1 = a.1.addingProduct(x1, load(gs + cout))
+                                a.2 = a.2.addingProduct(x2, load(gs + 2 * cout)); a.3 = a.3.addingProduct(x3, load(gs + 3 * cout))
+                                if pair {
+                                    b.0 = b.0.addingProduct(x0, load(gs + 8)); b.1 = b.1.addingProduct(x1, load(gs + cout + 8))
+                                    b.2 = b.2.addingProduct(x2, load(gs + 2 * cout + 8)); b.3 = b.3.addingProduct(x3, load(gs + 3 * cout + 8))
+                                }
+                                ox += 4
+                            }
+                            while ox < hi {
                                 let xv = SIMD8<Float>(repeating: xRow[(ox * s - p + kx) * cin])
-                                a0 = a0.addingProduct(xv, load(g + ox * cout))
-                                if pair { a1 = a1.addingProduct(xv, load(g + ox * cout + 8)) }
+                                a.0 = a.0.addingProduct(xv, load(g + ox * cout))
+                                if pair { b.0 = b.0.addingProduct(xv, load(g + ox * cout + 8)) }
+                                ox += 1
                             }
                         }
-                        store(a0, row + v)
-                        if pair { store(a1, row + v + 8) }
+                        store((a.0 + a.1) + (a.2 + a.3), row + v)
+                        if pair { store((b.0 + b.1) + (b.2 + b.3), row + v + 8) }
                     }
                 }
             }
