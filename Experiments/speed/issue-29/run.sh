@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29's figures on the machine this runs on (nothing else running; about 20 minutes):
+# Issue 29's figures on the machine this runs on (nothing else running; about 25 minutes):
 #   Experiments/speed/issue-29/run.sh [NAME]
 # NAME (default: the date) names the folder under results/ that gets every JSON. Needs scripts/setup.sh --bench
 # (PyTorch for --torch-anchor, onnxruntime) and ../shared/anchors/torch_ssd. Every bench names the CPU model,
@@ -22,6 +22,11 @@ for net in bench paper-size; do
     done
 done
 for rep in 1 2 3; do
-    "$uidetect" bench engine --json > "$out/engine-$rep.json"
+    # Every pass of the bench network, and of the quickstart / real-screen network (the one users train).
+    "$uidetect" bench engine --json > "$out/engine-bench-$rep.json"
+    "$uidetect" bench engine --config Configs/quickstart.yaml --json > "$out/engine-quickstart-$rep.json"
+    # The input pipeline on one core: default synthetic screens, and the real screens where imported.
+    "$uidetect" bench data --json > "$out/data-synthetic-$rep.json"
+    if [ -d data/real-ui/train ]; then "$uidetect" bench data --data data/real-ui/train --json > "$out/data-real-ui-$rep.json"; fi
 done
 python3 Experiments/speed/issue-29/summarize.py "$out"

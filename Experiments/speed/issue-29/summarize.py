@@ -45,8 +45,18 @@ if onnx:
         print(f'| {r["network"]} | {r["threads"]} | {r["ours_ms"]:.1f} | {theirs} | {ours_over} | {pairs} |')
     print()
 
-engine = load("engine-*.json")
-if engine:
+def engine_tables(engine, title):
+    if not engine:
+        return
+    print(f"{title} (medians of {len(engine)} invocations)\n")
+    print("| conv | shape | kind | forward ms | forward + backward ms | f+b / sgemm |")
+    print("| --- | --- | --- | ---: | ---: | ---: |")
+    for i, first in enumerate(engine[0]["convolutions"]):
+        fwd = med(r["convolutions"][i]["forwardMilliseconds"] for r in engine)
+        fb = med(r["convolutions"][i]["forwardBackwardMilliseconds"] for r in engine)
+        ratio = med(r["convolutions"][i]["ratioToSGEMM"] for r in engine)
+        print(f'| {first["name"]} | {first["shape"]} | {first["kind"]} | {fwd:.2f} | {fb:.2f} | {100 * ratio:.0f}% |')
+    print()
     print("| pass | shape | forward / memcpy | backward / memcpy |")
     print("| --- | --- | ---: | ---: |")
     for kind in ("depthwise", "batch_norm"):
@@ -54,3 +64,14 @@ if engine:
             fwd = med(r[kind][i]["forwardRatio"] for r in engine)
             bwd = med(r[kind][i]["backwardRatio"] for r in engine)
             print(f'| {first["name"]} | {first["shape"]} | {100 * fwd:.0f}% | {100 * bwd:.0f}% |')
+    print()
+
+# engine-N.json: the first round's name for the bench network's files.
+engine_tables(load("engine-[0-9]*.json") + load("engine-bench-*.json"), "bench engine, bench network")
+engine_tables(load("engine-quickstart-*.json"), "bench engine, quickstart network (Configs/quickstart.yaml, also the real-screen recipe's)")
+
+for name in ("synthetic", "real-ui"):
+    data = load(f"data-{name}-*.json")
+    if data:
+        keys = sorted(k for k, v in data[0].items() if isinstance(v, (int, float)))
+        print(f"bench data, {name} screens: " + ", ".join(f"{k} {med(r[k] for r in data):.1f}" for k in keys))
