@@ -72,15 +72,15 @@ extension RGBImage {
     }
 }
 
-/// `v` rounded half up and clamped to a byte, as `roundedByte`, for `v` within +-4 million
-/// (every pixel computation's range), in arithmetic a loop vectorises: the rounding by a magic
-/// number and the clamp on integers, where a float-to-integer conversion is range-checked and
-/// a float clamp's NaN rules keep the loop scalar.
+/// `v` rounded half up (floor(v + 0.5)) and clamped to a byte, for `v` within +-4 million (every
+/// pixel computation's range), in arithmetic a loop vectorises: the rounding by a magic number and
+/// the clamp on integers, where a float-to-integer conversion is range-checked and a float clamp's
+/// NaN rules keep the loop scalar.
 @inlinable @inline(__always)
 public func nearbyByte(_ v: Float) -> UInt8 {
     let y = v + 0.5
     // Adding 1.5 * 2^23 leaves y's nearest integer in the low mantissa bits; one less where
-    // that rounded up is floor(y), which for y in [0.5, 255.5] is the truncation roundedByte takes.
+    // that rounded up is floor(y).
     let magic = y + 12_582_912
     let floor = Int32(bitPattern: magic.bitPattern) &- 0x4B40_0000 &- (magic - 12_582_912 > y ? 1 : 0)
     return UInt8(truncatingIfNeeded: Swift.min(Swift.max(floor, 0), 255))

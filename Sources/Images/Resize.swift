@@ -144,11 +144,3 @@ extension RGBImage {
         return RGBImage(size: Size(width: columns.count, height: rows.count), pixels: out)
     }
 }
-
-/// `v` rounded half away from zero and clamped to a byte, without the library call that
-/// `Float.rounded()` becomes: clamping first makes it non-negative, where adding 0.5 and
-/// truncating rounds the same way.
-@inlinable @inline(__always)
-public func roundedByte(_ v: Float) -> UInt8 {
-    UInt8(truncatingIfNeeded: Int32(Swift.min(255, Swift.max(0, v)) + 0.5))
-}

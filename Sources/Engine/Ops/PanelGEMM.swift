@@ -1,13 +1,13 @@
-/// Products C = A B (+ C) whose B is small (a 1x1 convolution's weights with few channels)
-/// and whose A is tall (every pixel of a batch), row-major.
-///
-/// OpenBLAS packs all of A into its own layout before multiplying; with K of 16-64 that copy is
-/// a whole extra pass over the largest operand, and the profile of a training step spent more
-/// in packing than in some of these products' arithmetic. Here A is read in place: each tile of
-/// 4 rows keeps its outputs (up to 64 columns) in registers and walks K once, with B's rows
-/// (a few KB, in L1) loaded beside it.
-/// Every output is the same K-ordered sum of fused multiply-adds whatever the blocking, so
-/// results do not depend on the thread count.
+// Products C = A B (+ C) whose B is small (a 1x1 convolution's weights with few channels)
+// and whose A is tall (every pixel of a batch), row-major.
+//
+// OpenBLAS packs all of A into its own layout before multiplying; with K of 16-64 that copy is
+// a whole extra pass over the largest operand, and the profile of a training step spent more
+// in packing than in some of these products' arithmetic. Here A is read in place: each tile of
+// 4 rows keeps its outputs (up to 64 columns) in registers and walks K once, with B's rows
+// (a few KB, in L1) loaded beside it.
+// Every output is the same K-ordered sum of fused multiply-adds whatever the blocking, so
+// results do not depend on the thread count.
 
 /// A row of 16, 32 or 64 output columns held in vector registers.
 ///
@@ -22,7 +22,7 @@ fileprivate protocol ColumnVector {
     func adding(_ other: Self) -> Self
 }
 
-typealias Lanes = SIMD16<Float>
+fileprivate typealias Lanes = SIMD16<Float>
 
 @inline(__always) fileprivate func load(_ p: UnsafePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
 @inline(__always) fileprivate func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self) }
@@ -94,7 +94,7 @@ func panelGEMM(
     }
 }
 
-/// Columns column ..< column + V.lanes of rows `rows`, 4 rows at a time.
+/// Columns column ..< column + V's width of rows `rows`, 4 rows at a time.
 @inline(__always)
 private func panel<V: ColumnVector>(
     _: V.Type, rows: Range<Int>, column: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>,
