@@ -87,8 +87,11 @@ public struct Matcher: Sendable {
     /// `match(anchors:boxes:)` on anchors laid out once for many images.
     ///
     /// It runs on the input pipeline's thread for every training image (tens of boxes against
-    /// 20,000+ anchors), so the IoUs are computed box by box over contiguous anchor columns,
-    /// branch-free, in the double precision of `Box.iou` and with its exact results.
+    /// 20,000+ anchors), beside the training threads on the same cores. A box overlaps few
+    /// anchors, so blocks of consecutive anchors whose bounds miss the box are skipped (their
+    /// IoUs are exactly 0, which changes no best match and ties no box's highest IoU above 0);
+    /// the rest are computed over contiguous anchor columns in the double precision of `Box.iou`
+    /// and with its exact results.
     public func match(anchors table: AnchorTable, boxes: [Box]) -> [Int] {
         let n = table.count
         var result = [Int](repeating: Self.negative, count: n)
@@ -98,6 +101,7 @@ public struct Matcher: Sendable {
         var iou = [Double](repeating: 0, count: n)
         // Each box's anchors that reach its highest IoU, box after box.
         var ties: [Int32] = [], tieEnds: [Int] = [], boxBest: [Double] = []
+        var visited: [Range<Int>] = []
         bestIoU.withUnsafeMutableBufferPointer { best in
         bestBox.withUnsafeMutableBufferPointer { bestIndex in
         iou.withUnsafeMutableBufferPointer { scratch in
@@ -106,16 +110,25 @@ public struct Matcher: Sendable {
             for (b, box) in boxes.enumerated() {
                 let (bx0, by0, bx1, by1, barea) = (Double(box.xMin), Double(box.yMin), Double(box.xMax), Double(box.yMax), box.area)
                 var most = 0.0
-                for a in 0..<n {
-                    let iw = max(min(x1[a], bx1) - max(x0[a], bx0), 0)
-                    let ih = max(min(y1[a], by1) - max(y0[a], by0), 0)
-                    let inter = iw * ih
-                    let v = inter > 0 ? inter / (area[a] + barea - inter) : 0
-                    scratch[a] = v
-                    most = max(most, v)
+                visited.removeAll(keepingCapacity: true)
+                for k in 0..<table.blockCount where table.blockMayOverlap(k, x0: bx0, y0: by0, x1: bx1, y1: by1) {
+                    let anchors = table.block(k)
+                    visited.append(anchors)
+                    for a in anchors {
+                        let iw = max(min(x1[a], bx1) - max(x0[a], bx0), 0)
+                        let ih = max(min(y1[a], by1) - max(y0[a], by0), 0)
+                        let inter = iw * ih
+                        let v = inter > 0 ? inter / (area[a] + barea - inter) : 0
+                        scratch[a] = v
+                        most = max(most, v)
+                    }
                 }
-                for a in 0..<n where scratch[a] > best[a] { best[a] = scratch[a]; bestIndex[a] = Int32(b) }
-                if most > 0 { for a in 0..<n where scratch[a] == most { ties.append(Int32(a)) } }
+                for anchors in visited {
+                    for a in anchors where scratch[a] > best[a] { best[a] = scratch[a]; bestIndex[a] = Int32(b) }
+                }
+                if most > 0 {
+                    for anchors in visited { for a in anchors where scratch[a] == most { ties.append(Int32(a)) } }
+                }
                 tieEnds.append(ties.count)
                 boxBest.append(most)
             }
@@ -142,9 +155,32 @@ public struct AnchorTable: Sendable {
     let columns: [Double]
     public let count: Int
 
+    /// Per block of `blockSize` consecutive anchors: the least xMin and yMin, the greatest xMax and yMax.
+    private let blockBounds: [Double]
+    /// Anchors per block: generators lay anchors out row by row, so a block spans a short strip.
+    static let blockSize = 64
+
     public init(_ anchors: [Box]) {
         count = anchors.count
         columns = anchors.map { Double($0.xMin) } + anchors.map { Double($0.yMin) } + anchors.map { Double($0.xMax) }
             + anchors.map { Double($0.yMax) } + anchors.map(\.area)
+        blockBounds = stride(from: 0, to: anchors.count, by: Self.blockSize).flatMap { start in
+            let block = anchors[start..<min(anchors.count, start + Self.blockSize)]
+            return [Double(block.map(\.xMin).min()!), Double(block.map(\.yMin).min()!),
+                    Double(block.map(\.xMax).max()!), Double(block.map(\.yMax).max()!)]
+        }
+    }
+
+    var blockCount: Int { blockBounds.count / 4 }
+
+    /// The anchors of block `k`.
+    func block(_ k: Int) -> Range<Int> { (k * Self.blockSize)..<min(count, (k + 1) * Self.blockSize) }
+
+    /// False when no anchor of block `k` can overlap the box (x0, y0)-(x1, y1) with a positive area.
+    @inline(__always)
+    func blockMayOverlap(_ k: Int, x0: Double, y0: Double, x1: Double, y1: Double) -> Bool {
+        blockBounds.withUnsafeBufferPointer { b in
+            min(b[4 * k + 2], x1) - max(b[4 * k], x0) > 0 && min(b[4 * k + 3], y1) - max(b[4 * k + 1], y0) > 0
+        }
     }
 }

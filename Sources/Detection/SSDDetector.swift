@@ -57,16 +57,16 @@ public enum ModelInput {
     public static func tensor(_ images: [RGBImage]) -> Tensor {
         guard let first = images.first else { return Tensor.zeros([0]) }
         let per = first.width * first.height * 3
-        var pixels = [Float](repeating: 0, count: per * images.count)
-        pixels.withUnsafeMutableBufferPointer { out in
+        // Written in place: a batch is tens of megabytes, and the pipeline's thread shares the cores with training.
+        return Tensor(shape: [images.count, first.height, first.width, 3]) { out in
             for (k, image) in images.enumerated() {
                 precondition(image.size == first.size, "images of different sizes in one batch")
                 image.pixels.withUnsafeBufferPointer { p in
-                    for i in 0..<per { out[k * per + i] = Float(p[i]) * (1 / 127.5) - 1 }
+                    let o = out.baseAddress! + k * per
+                    for i in 0..<per { o[i] = Float(p[i]) * (1 / 127.5) - 1 }
                 }
             }
         }
-        return Tensor(shape: [images.count, first.height, first.width, 3], values: pixels)
     }
 }
 

@@ -97,10 +97,13 @@ public struct TrainingBenchmark {
             try writer.append(s)
         }
         try writer.finish()
-        // The training run's pipeline: default augmentations and matching on one worker beside the training threads.
+        // The training run's pipeline: default augmentations and matching on one worker beside the training
+        // threads, and the default screen cache (past the first epoch, as most of a run's epochs are).
         let assigner = loss.assigner
         let pipeline = InputPipeline(set: try ShardSet([shard.path]), batchSize: batchSize, seed: 7, options: AugmentationOptions(),
-                                     inputSize: config.inputSize) { assigner.trainingBatch($0) }
+                                     inputSize: config.inputSize, cacheBytes: TrainingSetup.screenCacheBytes(requested: DataConfig().cacheMB)) {
+            assigner.trainingBatch($0)
+        }
         defer { pipeline.stop() }
         let optimizer = SGD(parameters: model.parameters, momentum: 0.9, weightDecay: 4e-5)
         let profiler = Profiler()

@@ -44,6 +44,13 @@ public final class Tensor {
         self.init(shape: shape, storage: storage, requiresGrad: requiresGrad, node: nil)
     }
 
+    /// A tensor whose values `fill` writes, every one of them (row-major), straight into its storage.
+    public convenience init(shape: [Int], requiresGrad: Bool = false, filling fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        let storage = Storage(count: shape.reduce(1, *))
+        fill(UnsafeMutableBufferPointer(start: storage.pointer, count: storage.count))
+        self.init(shape: shape, storage: storage, requiresGrad: requiresGrad, node: nil)
+    }
+
     /// A tensor filled with `value`.
     public convenience init(shape: [Int], repeating value: Float, requiresGrad: Bool = false) {
         let n = shape.reduce(1, *)

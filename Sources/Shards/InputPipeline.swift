@@ -51,7 +51,13 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     /// Classes rare enough for copy-paste, and the instances (screen, box row) of them.
     public let rareClasses: Set<Int32>
     private let rareInstances: [(screen: Int, row: Int)]
-    private let patches = PatchCache()
+    /// Copy-paste's instances, kept once cut: a pasted instance otherwise costs reading and
+    /// decompressing its whole donor screen, more than the rest of a sample's work together.
+    /// Rare classes have few instances.
+    private let patches = ImageCache(budget: 512 << 20)
+    /// Decoded screens, kept from the first epoch on up to `cacheBytes`: reading and inflating a
+    /// screen is a third of a sample's work, on a thread that shares the cores with training.
+    private let screens: ImageCache
 
     private let prepare: @Sendable (Batch) throws -> Prepared
     private var queue: [Result<Prepared, Error>] = []
@@ -60,12 +66,14 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     private var stopped = false
     private var producerFinished = false
 
+    /// `cacheBytes`: decoded screens kept in memory, at most this many bytes (0: none); the stream is the same either way.
     public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true,
-                inputSize: Size? = nil, startBatch: Int = 0, slice: (index: Int, count: Int) = (0, 1),
+                inputSize: Size? = nil, startBatch: Int = 0, slice: (index: Int, count: Int) = (0, 1), cacheBytes: Int = 0,
                 prepare: @escaping @Sendable (Batch) throws -> Prepared) {
         precondition(batchSize >= 1 && workers >= 1 && prefetch >= 1 && startBatch >= 0)
         precondition(slice.count >= 1 && slice.index >= 0 && slice.index < slice.count && batchSize % slice.count == 0, "a batch splits into equal slices")
         self.slice = slice
+        screens = ImageCache(budget: max(0, cacheBytes))
         self.prepare = prepare
         self.inputSize = inputSize
         self.startBatch = startBatch
@@ -215,8 +223,9 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     /// Screen `screen` as sample `stream` of the stream: read and augmented.
     public func sample(_ screen: Int, stream: Int) throws -> Sample {
         var g = SeededGenerator(seed: seed, index: UInt64(stream))
-        let record = try set.record(at: screen)
-        guard let image = record.image else { throw ShardError.missing(path: set.readers[set.locate(screen).shard].url.path, name: "dataset images") }
+        let record = try set.record(at: screen, withImage: false)
+        let (shard, local) = set.locate(screen)
+        let image = try screens.image(screen) { try set.readers[shard].image(at: local) }
         var s = Sample(image: image, boxes: record.boxes, labels: record.labels, imageID: record.imageID)
         if let size = inputSize, size != image.size { Augment.letterbox(&s, to: size) }
         if options.copyPaste && !rareInstances.isEmpty {
@@ -225,7 +234,7 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
                 let (source, row) = rareInstances[instance]
                 guard source != screen else { continue }
                 let (k, _) = set.locate(source)
-                let patch = try patches.patch(instance) { try rarePatch(source: source, row: row) }
+                let patch = try patches.image(instance) { try rarePatch(source: source, row: row) }
                 Augment.paste(patch, label: set.readers[k].labels[row], into: &s, g: &g)
             }
         }
@@ -249,24 +258,24 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     }
 }
 
-/// Copy-paste's instances, kept once cut: a pasted instance otherwise costs reading and
-/// decompressing its whole donor screen, more than the rest of a sample's work together.
-/// Rare classes have few instances, and a byte budget bounds what is kept.
-final class PatchCache: @unchecked Sendable {
-    private var patches: [Int: RGBImage] = [:]
+/// Images kept by index once made, up to a byte budget (the first ones made stay; the rest
+/// are made again each time). Shared by the pipeline's workers.
+final class ImageCache: @unchecked Sendable {
+    private var images: [Int: RGBImage] = [:]
     private var bytes = 0
-    private let budget: Int
+    let budget: Int
     private let lock = NSLock()
 
-    init(budget: Int = 512 << 20) { self.budget = budget }
+    init(budget: Int) { self.budget = budget }
 
-    /// Instance `index`'s patch, made by `make` the first time (and kept while the budget lasts).
-    func patch(_ index: Int, make: () throws -> RGBImage) throws -> RGBImage {
-        if let kept = lock.withLock({ patches[index] }) { return kept }
+    /// Image `index`, made by `make` the first time (and kept while the budget lasts).
+    func image(_ index: Int, make: () throws -> RGBImage) throws -> RGBImage {
+        guard budget > 0 else { return try make() }
+        if let kept = lock.withLock({ images[index] }) { return kept }
         let made = try make()
         lock.withLock {
-            if bytes + made.pixels.count <= budget, patches[index] == nil {
-                patches[index] = made
+            if bytes + made.pixels.count <= budget, images[index] == nil {
+                images[index] = made
                 bytes += made.pixels.count
             }
         }
@@ -274,12 +283,11 @@ final class PatchCache: @unchecked Sendable {
     }
 }
 
-
 extension InputPipeline where Prepared == Batch {
     /// A pipeline that hands out the batches as they are.
     public convenience init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4,
-                            shuffle: Bool = true, inputSize: Size? = nil, startBatch: Int = 0) {
+                            shuffle: Bool = true, inputSize: Size? = nil, startBatch: Int = 0, cacheBytes: Int = 0) {
         self.init(set: set, batchSize: batchSize, seed: seed, options: options, workers: workers, prefetch: prefetch, shuffle: shuffle,
-                  inputSize: inputSize, startBatch: startBatch, prepare: { $0 })
+                  inputSize: inputSize, startBatch: startBatch, cacheBytes: cacheBytes, prepare: { $0 })
     }
 }

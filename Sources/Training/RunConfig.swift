@@ -121,10 +121,13 @@ public struct DataConfig: Codable, Equatable, Sendable {
     public var workers = 1
     /// Validate on the first this many validation screens only; null for all.
     @Nullable public var valLimit: Int? = nil
+    /// Decoded training screens kept in memory from the first epoch on, at most this many MiB
+    /// (0: none; at most a quarter of the memory the process may use); later epochs skip reading them.
+    public var cacheMB = 2048
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case train, val, workers, valLimit = "val_limit" }
+    enum CodingKeys: String, CodingKey { case train, val, workers, valLimit = "val_limit", cacheMB = "cache_mb" }
 
     /// Impossible values, each naming its key in the section.
     func problems() -> [ConfigProblem] {
@@ -133,6 +136,7 @@ public struct DataConfig: Codable, Equatable, Sendable {
         if train.isEmpty { found.add(.train, "needs at least one shard, folder or glob") }
         if workers < 1 { found.add(.workers, "must be at least 1, got \(workers)") }
         if let limit = valLimit, limit < 1 { found.add(.valLimit, "must be at least 1 (or null for all), got \(limit)") }
+        if cacheMB < 0 { found.add(.cacheMB, "must be at least 0 (0: no cache), got \(cacheMB)") }
         return found.list
     }
 }

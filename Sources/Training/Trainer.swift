@@ -146,8 +146,13 @@ public final class Trainer {
             if let progress, isPrimary { hooks.recording.append(ProgressHook(report: progress)) }
             let assigner = setup.loss.assigner
             // The worker turns each batch into the model's input and matches its targets, off the training thread.
+            let cacheBytes = TrainingSetup.screenCacheBytes(requested: c.data.cacheMB)
+            if isPrimary && cacheBytes > 0 {
+                logger.info("keeping decoded training screens in memory from the first epoch on: up to \(cacheBytes >> 20) MiB (data.cache_mb)")
+            }
             let pipeline = InputPipeline(set: setup.trainSet, batchSize: c.batchSize, seed: c.seed, options: c.augmentation, workers: c.data.workers,
-                                         inputSize: c.model.inputSize, startBatch: state.step, slice: (group?.rank ?? 0, group?.size ?? 1)) { assigner.trainingBatch($0) }
+                                         inputSize: c.model.inputSize, startBatch: state.step, slice: (group?.rank ?? 0, group?.size ?? 1),
+                                         cacheBytes: cacheBytes) { assigner.trainingBatch($0) }
             defer { pipeline.stop() }
             for hook in hooks.all { try hook.beforeTraining(context) }
             let parameters = setup.optimizer.allParameters

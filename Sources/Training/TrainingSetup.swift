@@ -114,6 +114,12 @@ public struct TrainingSetup {
         }
     }
 
+    /// Bytes of decoded screens the pipeline may keep: `requested` MiB, at most a quarter of the
+    /// memory this process may use (the activations need the most of it).
+    public static func screenCacheBytes(requested megabytes: Int, limits: MemoryLimits = .current()) -> Int {
+        min(max(0, megabytes) << 20, Int(limits.smallest.bytes / 4))
+    }
+
     /// Weight decay on conv weights only: biases and batch-norm scale and shift are left alone.
     /// Frozen parameters (no gradient) are not the optimizer's: no decay, no state.
     static func optimizer(_ o: OptimizerConfig, model: SSDModel) -> Optimizer { optimizer(o, parameters: model.namedParameters()) }

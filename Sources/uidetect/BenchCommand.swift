@@ -21,6 +21,9 @@ struct BenchEngine: ParsableCommand {
     @Option(help: "A run config (YAML) whose network's shapes are timed, e.g. Configs/quickstart.yaml; default: the spec's bench network.")
     var config: String?
 
+    @Option(help: "Time only the convs whose name contains this text (e.g. depthwise, b7., P3); batch norm follows its conv.")
+    var only: String?
+
     @Option(help: "Timed runs per measurement; the median is reported.")
     var repeats: Int = 5
 
@@ -44,7 +47,11 @@ struct BenchEngine: ParsableCommand {
     private func body() throws {
         var g = SeededGenerator(seed: 0)
         let (name, run) = try benchConfig(config)
-        let convolutions = SSDModel(config: run.model, generator: &g).convolutions(batch: batch)
+        var convolutions = SSDModel(config: run.model, generator: &g).convolutions(batch: batch)
+        if let only {
+            convolutions = convolutions.filter { $0.name.contains(only) }
+            guard !convolutions.isEmpty else { throw ValidationError("--only \(only): no conv of network \(name) has that in its name") }
+        }
         let progress = ProgressLine(enabled: !json)
         let report = EngineBenchmark(convolutions: convolutions, network: name, repeats: repeats, sgemmSize: sgemmSize)
             .run { progress.update("measuring \($0)", fractionDone: $1) }

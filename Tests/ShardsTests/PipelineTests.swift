@@ -92,8 +92,8 @@ final class PipelineTests: XCTestCase {
         let set = try ShardSet([writeShard(sampleRecords(count: 10, size: Size(width: 32, height: 64)), to: dir.appendingPathComponent("p.h5")).path])
         var options = AugmentationOptions()
         options.repeatFactorThreshold = 0.5
-        func batches(workers: Int, seed: UInt64) throws -> [[Float]] {
-            let p = InputPipeline(set: set, batchSize: 4, seed: seed, options: options, workers: workers, prefetch: 2)
+        func batches(workers: Int, seed: UInt64, cacheBytes: Int = 0) throws -> [[Float]] {
+            let p = InputPipeline(set: set, batchSize: 4, seed: seed, options: options, workers: workers, prefetch: 2, cacheBytes: cacheBytes)
             defer { p.stop() }
             return try (0..<5).map { _ in
                 let b = try p.next()
@@ -103,6 +103,10 @@ final class PipelineTests: XCTestCase {
         let one = try batches(workers: 1, seed: 7)
         XCTAssertEqual(one, try batches(workers: 2, seed: 7))
         XCTAssertNotEqual(one, try batches(workers: 2, seed: 8))
+        // Five batches of 4 from 10 screens visit most twice: screens kept decoded (all of them, or
+        // the 3 a small budget holds) give the same stream, and augmenting a kept screen leaves it as read.
+        XCTAssertEqual(one, try batches(workers: 2, seed: 7, cacheBytes: 1 << 30))
+        XCTAssertEqual(one, try batches(workers: 1, seed: 7, cacheBytes: 3 * 32 * 64 * 3))
         // What the worker prepares is what next() hands out, batch by batch.
         let p = InputPipeline(set: set, batchSize: 4, seed: 7, options: options, workers: 2) { batch in
             (index: batch.index, sizes: batch.images.map(\.size), ids: batch.imageIDs)

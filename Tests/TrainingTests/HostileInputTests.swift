@@ -19,9 +19,18 @@ final class HostileInputTests: XCTestCase {
                            ("model.anchor_scale=-4", "model.anchor_scale"), ("model.bn_momentum=.nan", "model.bn_momentum"),
                            ("model.input_width=1000000000", "model.input_width"), ("model.fpn_depth=1000000", "model.fpn_depth"),
                            ("optimizer.learning_rate=.inf", "optimizer.learning_rate"), ("augmentation.brightness=.nan", "augmentation.brightness"),
-                           ("batch_size=20000", "batch_size"), ("name=../../x", "name"), ("optimizer.clip_grad_norm=.inf", "optimizer.clip_grad_norm")] {
+                           ("batch_size=20000", "batch_size"), ("name=../../x", "name"), ("optimizer.clip_grad_norm=.inf", "optimizer.clip_grad_norm"),
+                           ("data.cache_mb=-1", "data.cache_mb")] {
             XCTAssertEqual(refusal([set])?.key, key, set)
         }
+    }
+
+    /// The screen cache takes what it is given, but never more than a quarter of what the process may use.
+    func testTheScreenCacheStaysWithinTheMemoryLimit() {
+        let limits = MemoryLimits(physical: 64 << 30, cgroup: .init(bytes: 4 << 30, what: "a 4 GiB cgroup"))
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 512, limits: limits), 512 << 20)
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, limits: limits), 1 << 30)
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 0, limits: limits), 0)
     }
 
     func testASecondTrainerOnARunIsToldWhichProcessHoldsIt() throws {
