@@ -4,7 +4,10 @@
 /// Each output vector of 8 channels sums its 9 taps in a SIMD register with
 /// fused multiply-adds and is stored once; the weight gradient keeps its 9
 /// tap accumulators of a channel group in registers across a block of rows.
-/// Other shapes use the generic kernels in Convolution.swift.
+/// With stride 1, four adjacent columns go together in all three passes: they
+/// share 6 input-column loads per window row where one at a time takes 12, and
+/// the loop was bound by its loads (bench engine, forward: b5 and b7 shapes
+/// 1.4x, b1 1.3x). Other shapes use the generic kernels in Convolution.swift.
 
 typealias Vec = SIMD8<Float>
 
@@ -36,18 +39,60 @@ private func tapRow(_ acc: Vec, _ row: UnsafePointer<Float>?, _ w: UnsafePointer
     return a
 }
 
+/// Four adjacent outputs' sums over one window row of a stride-1 correlation: output k reads
+/// columns k, k + 1, k + 2 from `q` with taps `w`, so the four share 6 column loads (12 without sharing).
+@inline(__always)
+private func quadRow(_ a: (Vec, Vec, Vec, Vec), _ q: UnsafePointer<Float>, _ w: (Vec, Vec, Vec), c: Int) -> (Vec, Vec, Vec, Vec) {
+    let (x0, x1, x2, x3, x4, x5) = (load(q), load(q + c), load(q + 2 * c), load(q + 3 * c), load(q + 4 * c), load(q + 5 * c))
+    return (a.0.addingProduct(x0, w.0).addingProduct(x1, w.1).addingProduct(x2, w.2),
+            a.1.addingProduct(x1, w.0).addingProduct(x2, w.1).addingProduct(x3, w.2),
+            a.2.addingProduct(x2, w.0).addingProduct(x3, w.1).addingProduct(x4, w.2),
+            a.3.addingProduct(x3, w.0).addingProduct(x4, w.1).addingProduct(x5, w.2))
+}
+
+/// Taps (kx = 0, 1, 2) of window row `ky` for channels j..<j+8, in reverse order when `flipped`.
+@inline(__always)
+private func tapTriple(_ w: UnsafePointer<Float>, ky: Int, j: Int, c: Int, flipped: Bool) -> (Vec, Vec, Vec) {
+    let (t0, t1, t2) = (load(w + 3 * ky * c + j), load(w + (3 * ky + 1) * c + j), load(w + (3 * ky + 2) * c + j))
+    return flipped ? (t2, t1, t0) : (t0, t1, t2)
+}
+
+/// Outputs ox ..< ox + 4 of a stride-1 row whose windows lie inside the input (rows `r`, zeros where padding).
+@inline(__always)
+private func quad(_ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), ox: Int, padding p: Int,
+                  w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>, c: Int) {
+    let offset = (ox - p) * c
+    for j in stride(from: 0, to: c, by: 8) {
+        let b = stage.bias.map { load($0 + j) } ?? Vec()
+        var a = quadRow((b, b, b, b), r.0 + offset + j, tapTriple(w, ky: 0, j: j, c: c, flipped: false), c: c)
+        a = quadRow(a, r.1 + offset + j, tapTriple(w, ky: 1, j: j, c: c, flipped: false), c: c)
+        a = quadRow(a, r.2 + offset + j, tapTriple(w, ky: 2, j: j, c: c, flipped: false), c: c)
+        let d = out + ox * c + j
+        store(stage.clamp(a.0), d); store(stage.clamp(a.1), d + c); store(stage.clamp(a.2), d + 2 * c); store(stage.clamp(a.3), d + 3 * c)
+    }
+}
+
 func depthwise3x3Forward(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
     let bias = stage.bias
     let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
+    // With stride 1, the output columns whose window lies inside the row go four at a time (`quad`);
+    // the edges and other strides one at a time. (Quads with stride 2 were slower: no column is shared.)
+    let lo = min(wo, p)
+    let quads = s == 1 ? max(0, min(wo, wid - 2 + p) - lo) / 4 : 0
+    let zeros = [Float](repeating: 0, count: wid * c)
+    zeros.withUnsafeBufferPointer { zeroRow in
     Parallel.forEachBlock(count: geo.batch * ho, blockSize: 4) { _, r in
         for line in r {
             let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
             let (r0, r1, r2) = rows(x + n * h * wid * c, top: oy * s - p, height: h, rowFloats: wid * c)
             let o = out + line * wo * c
-            for ox in 0..<wo {
+            let z = zeroRow.baseAddress!
+            let padded = (r0 ?? z, r1 ?? z, r2 ?? z)
+            for k in 0..<quads { quad(padded, ox: lo + 4 * k, padding: p, w: w, stage: stage, out: o, c: c) }
+            for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads {
                 let ix0 = ox * s - p
                 let interior = ix0 >= 0 && ix0 + 2 < wid
                 for j in stride(from: 0, to: c, by: 8) {
@@ -59,6 +104,7 @@ func depthwise3x3Forward(
                 }
             }
         }
+    }
     }
 }
 
@@ -87,6 +133,12 @@ func depthwise3x3BackwardInput(
             if tx >= 0, tx % s == 0, tx / s < wo { table[3 * ix + kx] = tx / s }
         }
     }
+    // With stride 1, dX[ix] = sum over ky, kx of dy[iy + p - ky, ix + p - kx] w[ky, kx]: the input
+    // columns whose dy columns ix + p - 2 ... ix + p all exist go four at a time (`quadRow`, taps reversed).
+    let lo = min(wid, max(0, 2 - p))
+    let quads = s == 1 ? max(0, min(wid, wo - p) - lo) / 4 : 0
+    let zeros = [Float](repeating: 0, count: wo * c)
+    zeros.withUnsafeBufferPointer { zeroRow in
     table.withUnsafeBufferPointer { tableBuffer in
     let colTable = tableBuffer.baseAddress!
     Parallel.forEachBlock(count: geo.batch * h, blockSize: 4) { _, r in
@@ -101,7 +153,21 @@ func depthwise3x3BackwardInput(
                 switch ky { case 0: outRows.0 = row; case 1: outRows.1 = row; default: outRows.2 = row }
             }
             let d = gx.pointer + line * wid * c
-            for ix in 0..<wid {
+            let z = zeroRow.baseAddress!
+            let padded = (outRows.0 ?? z, outRows.1 ?? z, outRows.2 ?? z)
+            for k in 0..<quads {
+                let ix = lo + 4 * k
+                let offset = (ix + p - 2) * c
+                for j in stride(from: 0, to: c, by: 8) {
+                    let e = d + ix * c + j
+                    var a = gx.accumulate ? (load(e), load(e + c), load(e + 2 * c), load(e + 3 * c)) : (Vec(), Vec(), Vec(), Vec())
+                    a = quadRow(a, padded.0 + offset + j, tapTriple(w, ky: 0, j: j, c: c, flipped: true), c: c)
+                    a = quadRow(a, padded.1 + offset + j, tapTriple(w, ky: 1, j: j, c: c, flipped: true), c: c)
+                    a = quadRow(a, padded.2 + offset + j, tapTriple(w, ky: 2, j: j, c: c, flipped: true), c: c)
+                    store(a.0, e); store(a.1, e + c); store(a.2, e + 2 * c); store(a.3, e + 3 * c)
+                }
+            }
+            for ix in 0..<wid where ix < lo || ix >= lo + 4 * quads {
                 let cols = (colTable[3 * ix], colTable[3 * ix + 1], colTable[3 * ix + 2])
                 for j in stride(from: 0, to: c, by: 8) {
                     var acc = gx.accumulate ? load(d + ix * c + j) : Vec()
@@ -114,6 +180,19 @@ func depthwise3x3BackwardInput(
         }
     }
     }
+    }
+}
+
+/// One window row's three tap sums plus four adjacent outputs' dy `g` times their inputs: output k
+/// reads columns k, k + 1, k + 2 from `q`, so the four share 6 column loads (12 without sharing).
+@inline(__always)
+private func quadTaps(_ t: (Vec, Vec, Vec), _ q: UnsafePointer<Float>, _ g: (Vec, Vec, Vec, Vec), c: Int) -> (Vec, Vec, Vec) {
+    let (x0, x1, x2, x3, x4, x5) = (load(q), load(q + c), load(q + 2 * c), load(q + 3 * c), load(q + 4 * c), load(q + 5 * c))
+    // Two pairs summed apart and then into t: one dependent add per quad on each accumulator, not four.
+    @inline(__always) func four(_ a: Vec, _ b: Vec, _ d: Vec, _ e: Vec) -> Vec {
+        (g.0 * a).addingProduct(g.1, b) + (g.2 * d).addingProduct(g.3, e)
+    }
+    return (t.0 + four(x0, x1, x2, x3), t.1 + four(x1, x2, x3, x4), t.2 + four(x2, x3, x4, x5))
 }
 
 /// Output rows per block of the weight gradient (each block keeps its own partial sums):
@@ -133,6 +212,9 @@ func depthwise3x3BackwardWeight(
     let rowsPerBlock = weightRowsPerBlock(width: wid, channels: c)
     let blocks = Parallel.blockCount(count: lines, blockSize: rowsPerBlock)
     let partial = Storage(count: blocks * 9 * c)
+    // With stride 1, interior output columns go four at a time (`quadTaps`), as in the forward pass.
+    let lo = min(wo, p)
+    let quads = s == 1 ? max(0, min(wo, wid - 2 + p) - lo) / 4 : 0
     Parallel.forEachBlock(count: lines, blockSize: rowsPerBlock) { b, r in
         let acc = partial.pointer + b * 9 * c
         for j in stride(from: 0, to: c, by: 8) {
@@ -141,7 +223,15 @@ func depthwise3x3BackwardWeight(
                 let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
                 let (r0, r1, r2) = rows(x + n * h * wid * c, top: oy * s - p, height: h, rowFloats: wid * c)
                 let g = gy + line * wo * c + j
-                for ox in 0..<wo {
+                for k in 0..<quads {
+                    let ox = lo + 4 * k
+                    let gq = (load(g + ox * c), load(g + (ox + 1) * c), load(g + (ox + 2) * c), load(g + (ox + 3) * c))
+                    let offset = (ox - p) * c + j
+                    if let q = r0 { (t.0, t.1, t.2) = quadTaps((t.0, t.1, t.2), q + offset, gq, c: c) }
+                    if let q = r1 { (t.3, t.4, t.5) = quadTaps((t.3, t.4, t.5), q + offset, gq, c: c) }
+                    if let q = r2 { (t.6, t.7, t.8) = quadTaps((t.6, t.7, t.8), q + offset, gq, c: c) }
+                }
+                for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads {
                     let gv = load(g + ox * c)
                     let ix0 = ox * s - p
                     if ix0 >= 0 && ix0 + 2 < wid {
