@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Shards
 import Synthesis
+import Training
 
 /// What `uidetect bench data` measures: screens per second the input pipeline delivers.
 public struct DataBenchmarkReport: Codable {
@@ -16,6 +17,9 @@ public struct DataBenchmarkReport: Codable {
     public var augmentedScreensPerSecond: Double
     /// Reading and batching alone, the reference measured in the same run.
     public var readOnlyScreensPerSecond: Double
+    /// All augmentations with the decoded screens kept in memory (`data.cache_mb`'s default), after
+    /// one epoch has filled the cache: what a run's later epochs get. As many screens as fit are kept.
+    public var fromMemoryScreensPerSecond: Double
     public var runs: Int
 
     enum CodingKeys: String, CodingKey {
@@ -24,6 +28,7 @@ public struct DataBenchmarkReport: Codable {
         case batchSize = "batch_size"
         case augmentedScreensPerSecond = "screens_per_second"
         case readOnlyScreensPerSecond = "read_only_screens_per_second"
+        case fromMemoryScreensPerSecond = "from_memory_screens_per_second"
     }
 }
 
@@ -58,24 +63,37 @@ public struct DataBenchmark {
         }
         defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
         let set = try ShardSet(specs)
-        func rate(_ options: AugmentationOptions, seed: UInt64) throws -> Double {
-            let pipeline = InputPipeline(set: set, batchSize: batchSize, seed: seed, options: options, workers: workers, prefetch: 2)
-            defer { pipeline.stop() }
-            for _ in 0..<2 { _ = try pipeline.next() }  // warm-up: the producer thread starts and fills its queue
+        func timed(_ pipeline: InputPipeline<Batch>) throws -> Double {
             let start = monotonicSeconds()
             for _ in 0..<batches { _ = try pipeline.next() }
             return Double(batches * batchSize) / (monotonicSeconds() - start)
         }
-        var augmented: [Double] = [], plain: [Double] = []
+        func rate(_ options: AugmentationOptions, seed: UInt64) throws -> Double {
+            let pipeline = InputPipeline(set: set, batchSize: batchSize, seed: seed, options: options, workers: workers, prefetch: 2)
+            defer { pipeline.stop() }
+            for _ in 0..<2 { _ = try pipeline.next() }  // warm-up: the producer thread starts and fills its queue
+            return try timed(pipeline)
+        }
+        var augmented: [Double] = [], plain: [Double] = [], fromMemory: [Double] = []
         for r in 0..<runs {
             progress("run \(r + 1)/\(runs): reading only")
             plain.append(try rate(.none, seed: UInt64(r)))
             progress("run \(r + 1)/\(runs): all augmentations")
             augmented.append(try rate(AugmentationOptions(), seed: UInt64(r)))
         }
+        progress("all augmentations, screens kept in memory: one epoch fills the cache")
+        let cached = InputPipeline(set: set, batchSize: batchSize, seed: 0, options: AugmentationOptions(), workers: workers, prefetch: 2,
+                                   cacheBytes: TrainingSetup.screenCacheBytes(requested: DataConfig().cacheMB))
+        defer { cached.stop() }
+        for _ in 0..<((cached.epochOrder(0).count + batchSize - 1) / batchSize + 2) { _ = try cached.next() }
+        for r in 0..<runs {
+            progress("run \(r + 1)/\(runs): all augmentations, screens kept in memory")
+            fromMemory.append(try timed(cached))
+        }
         func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         return DataBenchmarkReport(workers: workers, batchSize: batchSize, screens: set.count,
                                    size: set.readers[0].imageSize.map { "\($0)" } ?? "-",
-                                   augmentedScreensPerSecond: median(augmented), readOnlyScreensPerSecond: median(plain), runs: runs)
+                                   augmentedScreensPerSecond: median(augmented), readOnlyScreensPerSecond: median(plain),
+                                   fromMemoryScreensPerSecond: median(fromMemory), runs: runs)
     }
 }

@@ -143,6 +143,8 @@ struct BenchData: ParsableCommand {
                              report.workers, report.batchSize, report.screens, report.size, report.runs))
                 print(String(format: "  all augmentations:  %.0f screens/s", report.augmentedScreensPerSecond))
                 print(String(format: "  reading only:       %.0f screens/s (reference, same run)", report.readOnlyScreensPerSecond))
+                print(String(format: "  all augmentations, screens kept in memory (data.cache_mb, later epochs): %.0f screens/s",
+                             report.fromMemoryScreensPerSecond))
             }
         }
     }

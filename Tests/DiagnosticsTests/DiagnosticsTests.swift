@@ -86,7 +86,7 @@ final class BenchmarkPartsTests: XCTestCase {
         XCTAssertTrue(json.contains("\"total_ms\"") && json.contains("\"forward_ms\""), json)
     }
 
-    /// The input pipeline timed on given shards: their screens counted, both rates positive.
+    /// The input pipeline timed on given shards: their screens counted, the three rates positive.
     func testTheDataBenchmarkReadsTheGivenShards() throws {
         let dir = try scratchFolder(prefix: "uidetect-bench-data")
         try writeSyntheticShard(to: dir.appendingPathComponent("s.h5"), screens: 0..<6, size: Size(width: 64, height: 128), seed: 2)
@@ -96,5 +96,6 @@ final class BenchmarkPartsTests: XCTestCase {
         XCTAssertEqual(report.runs, 1)
         XCTAssertGreaterThan(report.readOnlyScreensPerSecond, 0)
         XCTAssertGreaterThan(report.augmentedScreensPerSecond, 0)
+        XCTAssertGreaterThan(report.fromMemoryScreensPerSecond, 0)
     }
 }

@@ -226,21 +226,20 @@ extension Tensor {
                 tg = (0..<c).map { j in parts.reduce(0) { $0 + $1[j] } }
                 tgx = (0..<c).map { j in parts.reduce(0) { $0 + $1[c + j] } }
             }
-            var ca = [Float](repeating: 0, count: c), cb = ca, cc = ca
+            // A is batch norm's own a (x * a + b), so the pass reads one coefficient tile for both.
+            var cb = [Float](repeating: 0, count: c), cc = cb
             for j in 0..<c {
                 var (k1, k2) = (Float(0), Float(0))
                 if case .training = mode { k1 = Float(tg[j] / Double(batchRows)); k2 = Float(tgx[j] / Double(batchRows)) }
-                ca[j] = a[j]
                 cb[j] = -a[j] * invStd[j] * k2
                 cc[j] = a[j] * (invStd[j] * k2 * mean[j] - k1)
             }
             input.withGradientTarget { gx, add in
-                withPointers(tiling.repeated(ca), tiling.repeated(cb), tiling.repeated(cc)) { pa, pb, pc in
-                withPointers(tileA, tileB) { fa, fb in
+                withPointers(tileA, tileB, tiling.repeated(cb), tiling.repeated(cc)) { pa, fb, pb, pc in
                     forEachTile(rows: rows, tiling: tiling) { start, n in
                         let xs = x + start, gs = g + start, ds = gx + start
                         @inline(__always) func passed(_ i: Int) -> Float {
-                            let z = xs[i] * fa[i] + fb[i]
+                            let z = xs[i] * pa[i] + fb[i]
                             return z > lo && z < hi ? gs[i] : 0
                         }
                         switch (add, clamped) {
@@ -250,7 +249,6 @@ extension Tensor {
                         case (false, true): for i in 0..<n { ds[i] = pa[i] * passed(i) + pb[i] * xs[i] + pc[i] }
                         }
                     }
-                }
                 }
             }
         }
