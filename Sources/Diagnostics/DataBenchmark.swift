@@ -83,7 +83,7 @@ public struct DataBenchmark {
         }
         progress("all augmentations, screens kept in memory: one epoch fills the cache")
         let cached = InputPipeline(set: set, batchSize: batchSize, seed: 0, options: AugmentationOptions(), workers: workers, prefetch: 2,
-                                   cacheBytes: TrainingSetup.screenCacheBytes(requested: DataConfig().cacheMB))
+                                   cacheBytes: TrainingSetup.screenCacheBytes(requested: DataConfig().cacheMB, activationBytes: 0))
         defer { cached.stop() }
         for _ in 0..<((cached.epochOrder(0).count + batchSize - 1) / batchSize + 2) { _ = try cached.next() }
         for r in 0..<runs {

@@ -101,7 +101,8 @@ public struct TrainingBenchmark {
         // threads, and the default screen cache (past the first epoch, as most of a run's epochs are).
         let assigner = loss.assigner
         let pipeline = InputPipeline(set: try ShardSet([shard.path]), batchSize: batchSize, seed: 7, options: AugmentationOptions(),
-                                     inputSize: config.inputSize, cacheBytes: TrainingSetup.screenCacheBytes(requested: DataConfig().cacheMB)) {
+                                     inputSize: config.inputSize, cacheBytes: TrainingSetup.screenCacheBytes(
+                                        requested: DataConfig().cacheMB, activationBytes: TrainingSetup.activationBytes(model: model, batch: batchSize))) {
             assigner.trainingBatch($0)
         }
         defer { pipeline.stop() }

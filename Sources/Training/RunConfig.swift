@@ -122,7 +122,7 @@ public struct DataConfig: Codable, Equatable, Sendable {
     /// Validate on the first this many validation screens only; null for all.
     @Nullable public var valLimit: Int? = nil
     /// Decoded training screens kept in memory from the first epoch on, at most this many MiB
-    /// (0: none; at most a quarter of the memory the process may use); later epochs skip reading them.
+    /// (0: none; `TrainingSetup.screenCacheBytes` keeps it clear of the memory limits); later epochs skip reading them.
     public var cacheMB = 2048
 
     public init() {}

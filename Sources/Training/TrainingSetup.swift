@@ -103,21 +103,29 @@ public struct TrainingSetup {
     /// smallest of the machine's memory, `ulimit -v` and the memory cgroup's limit), before any is
     /// allocated: past a limit, an allocation fails and the run ends in SIGABRT or the OOM killer.
     static func checkMemory(model: SSDModel, batch: Int, limits: MemoryLimits = .current()) throws {
-        // Per image: every conv output is kept for backward with its batch-norm output and a
-        // gradient of each (about 4 floats per output value), plus the input and its pipeline copies.
-        let outputs = model.convolutions(batch: 1).reduce(0) { $0 + $1.outHeight * $1.outWidth * $1.outChannels }
-        let input = model.config.inputWidth * model.config.inputHeight * 3
-        let bytes = Double(batch) * Double(4 * outputs + 8 * input) * 4
+        let bytes = activationBytes(model: model, batch: batch)
         let limit = limits.smallest
         if bytes > Double(limit.bytes) * 0.75 {
             throw ConfigError(source: "config", key: "batch_size", problem: "\(batch) screens of \(model.config.inputWidth)x\(model.config.inputHeight) per process need about \(MemoryLimits.gib(UInt64(bytes))) for their activations; \(limit.what) (three quarters of it may be used)")
         }
     }
 
+    /// About the bytes a training step of `batch` screens holds: every conv output is kept for
+    /// backward with its batch-norm output and a gradient of each (about 4 floats per output
+    /// value), plus the input and its pipeline copies.
+    public static func activationBytes(model: SSDModel, batch: Int) -> Double {
+        let outputs = model.convolutions(batch: 1).reduce(0) { $0 + $1.outHeight * $1.outWidth * $1.outChannels }
+        let input = model.config.inputWidth * model.config.inputHeight * 3
+        return Double(batch) * Double(4 * outputs + 8 * input) * 4
+    }
+
     /// Bytes of decoded screens the pipeline may keep: `requested` MiB, at most a quarter of the
-    /// memory this process may use (the activations need the most of it).
-    public static func screenCacheBytes(requested megabytes: Int, limits: MemoryLimits = .current()) -> Int {
-        min(max(0, megabytes) << 20, Int(limits.smallest.bytes / 4))
+    /// memory this process may use and half of what the step's activations leave of three
+    /// quarters of it (the line `checkMemory` draws), so the cache never pushes a run that fits over a limit.
+    public static func screenCacheBytes(requested megabytes: Int, activationBytes: Double, limits: MemoryLimits = .current()) -> Int {
+        let limit = Double(limits.smallest.bytes)
+        let room = max(0, (0.75 * limit - activationBytes) / 2)
+        return Int(min(Double(max(0, megabytes) << 20), limit / 4, room))
     }
 
     /// Weight decay on conv weights only: biases and batch-norm scale and shift are left alone.

@@ -25,12 +25,16 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
-    /// The screen cache takes what it is given, but never more than a quarter of what the process may use.
+    /// The screen cache takes what it is given, but never more than a quarter of what the process may
+    /// use, nor more than half of what the activations leave under the three quarters `checkMemory` allows.
     func testTheScreenCacheStaysWithinTheMemoryLimit() {
         let limits = MemoryLimits(physical: 64 << 30, cgroup: .init(bytes: 4 << 30, what: "a 4 GiB cgroup"))
-        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 512, limits: limits), 512 << 20)
-        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, limits: limits), 1 << 30)
-        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 0, limits: limits), 0)
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 512, activationBytes: 0, limits: limits), 512 << 20)
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, activationBytes: 0, limits: limits), 1 << 30)
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 0, activationBytes: 0, limits: limits), 0)
+        // 3 GiB allowed, 2.5 taken by activations: half of the 0.5 GiB left.
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, activationBytes: 2.5 * Double(1 << 30), limits: limits), 256 << 20)
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, activationBytes: 4 * Double(1 << 30), limits: limits), 0)
     }
 
     func testASecondTrainerOnARunIsToldWhichProcessHoldsIt() throws {
