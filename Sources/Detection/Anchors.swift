@@ -166,8 +166,11 @@ public struct AnchorTable: Sendable {
             + anchors.map { Double($0.yMax) } + anchors.map(\.area)
         blockBounds = stride(from: 0, to: anchors.count, by: Self.blockSize).flatMap { start in
             let block = anchors[start..<min(anchors.count, start + Self.blockSize)]
-            return [Double(block.map(\.xMin).min()!), Double(block.map(\.yMin).min()!),
-                    Double(block.map(\.xMax).max()!), Double(block.map(\.yMax).max()!)]
+            // Folds that pass over NaN: an anchor with a NaN coordinate has IoU 0 with every box, and
+            // must not hide its block's other anchors (Sequence.min keeps a leading NaN).
+            func least(_ v: [Float]) -> Double { Double(v.reduce(Float.infinity) { $1 < $0 ? $1 : $0 }) }
+            func most(_ v: [Float]) -> Double { Double(v.reduce(-Float.infinity) { $1 > $0 ? $1 : $0 }) }
+            return [least(block.map(\.xMin)), least(block.map(\.yMin)), most(block.map(\.xMax)), most(block.map(\.yMax))]
         }
     }
 

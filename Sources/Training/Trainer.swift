@@ -147,7 +147,8 @@ public final class Trainer {
             let assigner = setup.loss.assigner
             // The worker turns each batch into the model's input and matches its targets, off the training thread.
             let cacheBytes = TrainingSetup.screenCacheBytes(
-                requested: c.data.cacheMB, activationBytes: TrainingSetup.activationBytes(model: setup.model, batch: c.batchSize / (group?.size ?? 1)))
+                requested: c.data.cacheMB, activationBytes: TrainingSetup.activationBytes(model: setup.model, batch: c.batchSize / (group?.size ?? 1)),
+                processes: group?.size ?? 1)
             if isPrimary && cacheBytes > 0 {
                 logger.info("keeping decoded training screens in memory from the first epoch on: up to \(cacheBytes >> 20) MiB (data.cache_mb)")
             }

@@ -119,13 +119,16 @@ public struct TrainingSetup {
         return Double(batch) * Double(4 * outputs + 8 * input) * 4
     }
 
-    /// Bytes of decoded screens the pipeline may keep: `requested` MiB, at most a quarter of the
-    /// memory this process may use and half of what the step's activations leave of three
-    /// quarters of it (the line `checkMemory` draws), so the cache never pushes a run that fits over a limit.
-    public static func screenCacheBytes(requested megabytes: Int, activationBytes: Double, limits: MemoryLimits = .current()) -> Int {
+    /// Bytes of decoded screens each of `processes` processes on a machine may keep: `requested` MiB,
+    /// at most a quarter of the memory a process may use and half of what the step's activations
+    /// leave of three quarters of it (the line `checkMemory` draws), shared by the processes; the
+    /// rest is left to the weights, the optimizer, copy-paste's instances and validation.
+    public static func screenCacheBytes(requested megabytes: Int, activationBytes: Double, processes: Int = 1,
+                                        limits: MemoryLimits = .current()) -> Int {
         let limit = Double(limits.smallest.bytes)
         let room = max(0, (0.75 * limit - activationBytes) / 2)
-        return Int(min(Double(max(0, megabytes) << 20), limit / 4, room))
+        let asked = Double(max(0, min(megabytes, 1 << 40))) * Double(1 << 20)
+        return Int(min(asked, limit / 4, room) / Double(max(1, processes)))
     }
 
     /// Weight decay on conv weights only: biases and batch-norm scale and shift are left alone.

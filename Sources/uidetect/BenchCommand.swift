@@ -21,7 +21,7 @@ struct BenchEngine: ParsableCommand {
     @Option(help: "A run config (YAML) whose network's shapes are timed, e.g. Configs/quickstart.yaml; default: the spec's bench network.")
     var config: String?
 
-    @Option(help: "Time only the convs whose name contains this text (e.g. depthwise, b7., P3); batch norm follows its conv.")
+    @Option(help: "Time only the convs whose name contains this text (e.g. depthwise, b7., P3); batch norm is timed for the dense convs among them.")
     var only: String?
 
     @Option(help: "Timed runs per measurement; the median is reported.")

@@ -239,6 +239,22 @@ final class DetectionTests: XCTestCase {
         }
     }
 
+    /// An anchor with a NaN coordinate overlaps nothing, and does not hide the other anchors of its
+    /// block of 64 from the matcher's pruning (a block's bounds skip NaN).
+    func testAnAnchorWithANaNCoordinateHidesNoOtherAnchor() {
+        var anchors: [Box] = (0..<100).map { (i: Int) -> Box in
+            let x = Float(i % 10) * 10, y = Float(i / 10) * 10
+            return Box(xMin: x, yMin: y, xMax: x + 10, yMax: y + 10)
+        }
+        anchors[0] = Box(xMin: .nan, yMin: 0, xMax: 10, yMax: 10)
+        let boxes = [anchors[1], anchors[70], Box(xMin: 30, yMin: 30, xMax: 30, yMax: 40)]  // the last of zero width
+        let matched = Matcher().match(anchors: anchors, boxes: boxes)
+        XCTAssertEqual(matched[1], 0)
+        XCTAssertEqual(matched[70], 1)
+        XCTAssertEqual(matched[0], Matcher.negative)
+        XCTAssertEqual(matched.filter { $0 >= 0 }.count, 2)
+    }
+
     /// ssd-model.md's matching, written as plainly as it reads.
     private func plainMatch(anchors: [Box], boxes: [Box]) -> [Int] {
         let iou = anchors.map { a in boxes.map { a.iou($0) } }

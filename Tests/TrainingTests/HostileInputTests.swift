@@ -35,6 +35,9 @@ final class HostileInputTests: XCTestCase {
         // 3 GiB allowed, 2.5 taken by activations: half of the 0.5 GiB left.
         XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, activationBytes: 2.5 * Double(1 << 30), limits: limits), 256 << 20)
         XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, activationBytes: 4 * Double(1 << 30), limits: limits), 0)
+        // Two processes share it; a request past any machine's memory is the limit's quarter, not an overflow.
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: 8192, activationBytes: 0, processes: 2, limits: limits), 512 << 20)
+        XCTAssertEqual(TrainingSetup.screenCacheBytes(requested: Int.max, activationBytes: 0, limits: limits), 1 << 30)
     }
 
     func testASecondTrainerOnARunIsToldWhichProcessHoldsIt() throws {
