@@ -263,7 +263,7 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
 final class ImageCache: @unchecked Sendable {
     private var images: [Int: RGBImage] = [:]
     private var bytes = 0
-    let budget: Int
+    private let budget: Int
     private let lock = NSLock()
 
     init(budget: Int) { self.budget = budget }

@@ -7,7 +7,7 @@
 /// With stride 1, four adjacent columns go together in all three passes: they
 /// share 6 input-column loads per window row where one at a time takes 12, and
 /// the loop was bound by its loads (bench engine, forward: b5 and b7 shapes
-/// 1.4x, b1 1.3x). Other shapes use the generic kernels in Convolution.swift.
+/// about 1.35x, b1 1.2x). Other shapes use the generic kernels in Convolution.swift.
 
 typealias Vec = SIMD8<Float>
 
@@ -17,6 +17,14 @@ typealias Vec = SIMD8<Float>
 extension ConvGeometry {
     /// True when the register-blocked 3x3 depthwise kernels apply.
     var usesDepthwise3x3Kernel: Bool { isDepthwise && kernelHeight == 3 && kernelWidth == 3 && inChannels % 8 == 0 }
+
+    /// With stride 1, the output columns whose window lies inside the row, in runs of four:
+    /// `first ..< first + 4 * runs`. None with other strides (runs of four with stride 2, 9 columns
+    /// for four outputs instead of 12, were slower).
+    var outputColumnRuns: (first: Int, runs: Int) {
+        let first = min(outWidth, padding)
+        return (first, stride == 1 ? max(0, min(outWidth, width - 2 + padding) - first) / 4 : 0)
+    }
 }
 
 /// The three input rows a 3x3 window starting at row `top` reads (nil where padding).
@@ -57,19 +65,14 @@ private func tapTriple(_ w: UnsafePointer<Float>, ky: Int, j: Int, c: Int, flipp
     return flipped ? (t2, t1, t0) : (t0, t1, t2)
 }
 
-/// Outputs ox ..< ox + 4 of a stride-1 row whose windows lie inside the input (rows `r`, zeros where padding).
+/// `quadRow` over a whole 3x3 window: row ky of `r` (zeros where padding) with the taps of window
+/// row ky, from column offset `offset`, channels j..<j+8, each row's taps reversed when `flipped`.
 @inline(__always)
-private func quad(_ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), ox: Int, padding p: Int,
-                  w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>, c: Int) {
-    let offset = (ox - p) * c
-    for j in stride(from: 0, to: c, by: 8) {
-        let b = stage.bias.map { load($0 + j) } ?? Vec()
-        var a = quadRow((b, b, b, b), r.0 + offset + j, tapTriple(w, ky: 0, j: j, c: c, flipped: false), c: c)
-        a = quadRow(a, r.1 + offset + j, tapTriple(w, ky: 1, j: j, c: c, flipped: false), c: c)
-        a = quadRow(a, r.2 + offset + j, tapTriple(w, ky: 2, j: j, c: c, flipped: false), c: c)
-        let d = out + ox * c + j
-        store(stage.clamp(a.0), d); store(stage.clamp(a.1), d + c); store(stage.clamp(a.2), d + 2 * c); store(stage.clamp(a.3), d + 3 * c)
-    }
+private func quadWindow(_ a: (Vec, Vec, Vec, Vec), _ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), offset: Int,
+                        w: UnsafePointer<Float>, j: Int, c: Int, flipped: Bool) -> (Vec, Vec, Vec, Vec) {
+    let a = quadRow(a, r.0 + offset + j, tapTriple(w, ky: 0, j: j, c: c, flipped: flipped), c: c)
+    let b = quadRow(a, r.1 + offset + j, tapTriple(w, ky: 1, j: j, c: c, flipped: flipped), c: c)
+    return quadRow(b, r.2 + offset + j, tapTriple(w, ky: 2, j: j, c: c, flipped: flipped), c: c)
 }
 
 func depthwise3x3Forward(
@@ -78,10 +81,8 @@ func depthwise3x3Forward(
     let bias = stage.bias
     let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
-    // With stride 1, the output columns whose window lies inside the row go four at a time (`quad`);
-    // the edges and other strides one at a time. (Quads with stride 2, 9 columns for four outputs instead of 12, were slower.)
-    let lo = min(wo, p)
-    let quads = s == 1 ? max(0, min(wo, wid - 2 + p) - lo) / 4 : 0
+    // Runs of four interior columns with stride 1 (`quadWindow`); the edges and other strides one at a time.
+    let (lo, quads) = geo.outputColumnRuns
     let zeros = [Float](repeating: 0, count: wid * c)
     zeros.withUnsafeBufferPointer { zeroRow in
     Parallel.forEachBlock(count: geo.batch * ho, blockSize: 4) { _, r in
@@ -91,7 +92,15 @@ func depthwise3x3Forward(
             let o = out + line * wo * c
             let z = zeroRow.baseAddress!
             let padded = (r0 ?? z, r1 ?? z, r2 ?? z)
-            for k in 0..<quads { quad(padded, ox: lo + 4 * k, padding: p, w: w, stage: stage, out: o, c: c) }
+            for k in 0..<quads {
+                let ox = lo + 4 * k
+                for j in stride(from: 0, to: c, by: 8) {
+                    let b = bias.map { load($0 + j) } ?? Vec()
+                    let a = quadWindow((b, b, b, b), padded, offset: (ox - p) * c, w: w, j: j, c: c, flipped: false)
+                    let d = o + ox * c + j
+                    store(stage.clamp(a.0), d); store(stage.clamp(a.1), d + c); store(stage.clamp(a.2), d + 2 * c); store(stage.clamp(a.3), d + 3 * c)
+                }
+            }
             for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads {
                 let ix0 = ox * s - p
                 let interior = ix0 >= 0 && ix0 + 2 < wid
@@ -160,10 +169,8 @@ func depthwise3x3BackwardInput(
                 let offset = (ix + p - 2) * c
                 for j in stride(from: 0, to: c, by: 8) {
                     let e = d + ix * c + j
-                    var a = gx.accumulate ? (load(e), load(e + c), load(e + 2 * c), load(e + 3 * c)) : (Vec(), Vec(), Vec(), Vec())
-                    a = quadRow(a, padded.0 + offset + j, tapTriple(w, ky: 0, j: j, c: c, flipped: true), c: c)
-                    a = quadRow(a, padded.1 + offset + j, tapTriple(w, ky: 1, j: j, c: c, flipped: true), c: c)
-                    a = quadRow(a, padded.2 + offset + j, tapTriple(w, ky: 2, j: j, c: c, flipped: true), c: c)
+                    let start = gx.accumulate ? (load(e), load(e + c), load(e + 2 * c), load(e + 3 * c)) : (Vec(), Vec(), Vec(), Vec())
+                    let a = quadWindow(start, padded, offset: offset, w: w, j: j, c: c, flipped: true)
                     store(a.0, e); store(a.1, e + c); store(a.2, e + 2 * c); store(a.3, e + 3 * c)
                 }
             }
@@ -212,9 +219,8 @@ func depthwise3x3BackwardWeight(
     let rowsPerBlock = weightRowsPerBlock(width: wid, channels: c)
     let blocks = Parallel.blockCount(count: lines, blockSize: rowsPerBlock)
     let partial = Storage(count: blocks * 9 * c)
-    // With stride 1, interior output columns go four at a time (`quadTaps`), as in the forward pass.
-    let lo = min(wo, p)
-    let quads = s == 1 ? max(0, min(wo, wid - 2 + p) - lo) / 4 : 0
+    // Runs of four interior output columns with stride 1 (`quadTaps`), as in the forward pass.
+    let (lo, quads) = geo.outputColumnRuns
     Parallel.forEachBlock(count: lines, blockSize: rowsPerBlock) { b, r in
         let acc = partial.pointer + b * 9 * c
         for j in stride(from: 0, to: c, by: 8) {
