@@ -135,11 +135,11 @@ public final class ShardWriter {
         }
         images = nil
         file = nil  // closes the file before the rename
-        do {
-            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporaryURL) }
-            else { try FileManager.default.moveItem(at: temporaryURL, to: url) }
-        } catch {
-            throw ShardError.writeFailed(path: url.path, reason: "could not move the finished shard into place: \(error)")
+        // rename(2) replaces an existing shard in one step; Foundation's replaceItemAt on
+        // Linux removes the old file and then fails, losing it.
+        if rename(temporaryURL.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw ShardError.writeFailed(path: url.path, reason: "could not move the finished shard into place: \(reason)")
         }
         finished = true
     }

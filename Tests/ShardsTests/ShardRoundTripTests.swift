@@ -20,6 +20,18 @@ final class ShardRoundTripTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent(".a.h5.partial-\(getpid())").path))
     }
 
+    func testFinishReplacesAnExistingShardWhole() throws {
+        let dir = try scratchFolder(prefix: "uidetect-shards")
+        let url = dir.appendingPathComponent("a.h5")
+        _ = try writeShard(sampleRecords(count: 2, seed: 1), to: url)
+        let second = sampleRecords(count: 3, seed: 2)
+        _ = try writeShard(second, to: url)
+        let reader = try ShardReader(url: url)
+        XCTAssertEqual(reader.count, 3)
+        for i in 0..<3 { XCTAssertEqual(try reader.record(at: i), second[i]) }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["a.h5"])
+    }
+
     func testSameInputGivesSameBytes() throws {
         let dir = try scratchFolder(prefix: "uidetect-shards")
         let a = try Data(contentsOf: writeShard(sampleRecords(count: 3), to: dir.appendingPathComponent("a.h5")))
