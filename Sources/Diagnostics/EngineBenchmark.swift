@@ -21,20 +21,25 @@ public struct EngineBenchmarkReport: Codable {
         public var forwardGBps, backwardGBps, memcpyGBps: Double
         public var forwardRatio, backwardRatio: Double
     }
-    /// A 3x3 stride-1 conv's passes by im2col + GEMM and by Winograd F(2x2, 3x3), timed alternately.
+    /// A 3x3 stride-1 conv's passes by im2col + GEMM, by Winograd F(2x2, 3x3) and by
+    /// Winograd F(4x4, 3x3), timed alternately.
     public struct WinogradComparison: Codable {
         public var name, shape: String
-        public var im2col, winograd: PassMilliseconds
-        /// im2col time over Winograd time, per pass.
-        public var speedup: PassMilliseconds
+        /// F(2x2, 3x3) in `winograd`, F(4x4, 3x3) in `winograd4x4`.
+        public var im2col, winograd, winograd4x4: PassMilliseconds
+        /// im2col time over Winograd time, per pass: F(2x2) and F(4x4).
+        public var speedup, speedup4x4: PassMilliseconds
         /// Effective GFLOP/s of each algorithm (the direct conv's FLOPs: 2 x MACs per pass).
-        public var im2colGFLOPS, winogradGFLOPS: PassMilliseconds
+        public var im2colGFLOPS, winogradGFLOPS, winograd4x4GFLOPS: PassMilliseconds
         /// The passes `.automatic` runs by Winograd on this shape ("forward", "backward_data", "backward_weight").
         public var automatic: [String]
+        /// The tile of those passes: "F(2x2)" or "F(4x4)" (none when `automatic` is empty).
+        public var automaticTile: String?
 
         enum CodingKeys: String, CodingKey {
             case name, shape, im2col, winograd, speedup, automatic
-            case im2colGFLOPS = "im2col_gflops", winogradGFLOPS = "winograd_gflops"
+            case winograd4x4 = "winograd_4x4", speedup4x4 = "speedup_4x4", automaticTile = "automatic_tile"
+            case im2colGFLOPS = "im2col_gflops", winogradGFLOPS = "winograd_gflops", winograd4x4GFLOPS = "winograd_4x4_gflops"
         }
     }
     /// Milliseconds (or a figure derived from them) of each pass of a conv.
@@ -215,8 +220,8 @@ public struct EngineBenchmark {
         let w = Tensor.randomUniform([3, 3, s.inChannels, s.outChannels], in: -0.1...0.1, requiresGrad: true, using: &g)
         let b = s.bias ? Tensor.zeros([s.outChannels], requiresGrad: true) : nil
         let dy = Tensor.randomUniform([s.batch, s.outHeight, s.outWidth, s.outChannels], in: -1...1, using: &g)
-        let algorithms: [ConvolutionAlgorithm] = [.im2col, .winograd]
-        var times = [[[Double]]](repeating: [[], [], []], count: 2)
+        let algorithms: [ConvolutionAlgorithm] = [.im2col, .winograd, .winograd4x4]
+        var times = [[[Double]]](repeating: [[], [], []], count: algorithms.count)
         func timed(_ body: () -> Void) -> Double {
             let start = monotonicSeconds()
             body()
@@ -244,20 +249,26 @@ public struct EngineBenchmark {
         func rate(_ m: EngineBenchmarkReport.PassMilliseconds) -> EngineBenchmarkReport.PassMilliseconds {
             .init(forward: flops / m.forward, backwardData: flops / m.backwardData, backwardWeight: flops / m.backwardWeight)
         }
+        func speedup(_ m: EngineBenchmarkReport.PassMilliseconds) -> EngineBenchmarkReport.PassMilliseconds {
+            .init(forward: ms[0].forward / m.forward, backwardData: ms[0].backwardData / m.backwardData,
+                  backwardWeight: ms[0].backwardWeight / m.backwardWeight)
+        }
+        let (passes, tile) = automaticWinogradPasses(s)
         return .init(
-            name: s.name, shape: describe(s), im2col: ms[0], winograd: ms[1],
-            speedup: .init(forward: ms[0].forward / ms[1].forward, backwardData: ms[0].backwardData / ms[1].backwardData,
-                           backwardWeight: ms[0].backwardWeight / ms[1].backwardWeight),
-            im2colGFLOPS: rate(ms[0]), winogradGFLOPS: rate(ms[1]), automatic: automaticWinogradPasses(s))
+            name: s.name, shape: describe(s), im2col: ms[0], winograd: ms[1], winograd4x4: ms[2],
+            speedup: speedup(ms[1]), speedup4x4: speedup(ms[2]),
+            im2colGFLOPS: rate(ms[0]), winogradGFLOPS: rate(ms[1]), winograd4x4GFLOPS: rate(ms[2]),
+            automatic: passes, automaticTile: tile)
     }
 
-    private func automaticWinogradPasses(_ s: ConvShape) -> [String] {
+    private func automaticWinogradPasses(_ s: ConvShape) -> (passes: [String], tile: String?) {
         let geo = ConvGeometry(batch: s.batch, height: s.height, width: s.width, inChannels: s.inChannels,
                                kernelHeight: s.kernel, kernelWidth: s.kernel, outChannels: s.outChannels,
                                stride: s.stride, padding: s.padding, groups: s.groups)
-        let passes = geo.winogradPasses(.automatic)
-        return [("forward", passes.forward), ("backward_data", passes.backwardData), ("backward_weight", passes.backwardWeight)]
+        let chosen = geo.winogradPasses(.automatic)
+        let passes = [("forward", chosen.forward), ("backward_data", chosen.backwardData), ("backward_weight", chosen.backwardWeight)]
             .filter(\.1).map(\.0)
+        return (passes, passes.isEmpty ? nil : chosen.tile == .f2x2 ? "F(2x2)" : "F(4x4)")
     }
 
     private func timeBatchNorm(_ dims: [Int], name: String) -> EngineBenchmarkReport.Bandwidth {

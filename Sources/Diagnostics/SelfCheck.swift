@@ -40,6 +40,8 @@ public struct SelfCheck {
              { $0[0].conv2d(weight: $0[1], bias: $0[2], stride: 2, padding: 1) }),
             ("conv 3x3 Winograd + bias", [random([2, 5, 3, 9], 22), random([3, 3, 9, 10], 23, in: -0.3...0.3), random([10], 24)],
              { $0[0].conv2d(weight: $0[1], bias: $0[2], padding: 1, algorithm: .winograd) }),
+            ("conv 3x3 Winograd F(4x4) + bias", [random([1, 6, 7, 9], 25), random([3, 3, 9, 4], 26, in: -0.3...0.3), random([4], 27)],
+             { $0[0].conv2d(weight: $0[1], bias: $0[2], padding: 1, algorithm: .winograd4x4) }),
             ("conv 1x1", [random([2, 3, 4, 5], 4), random([1, 1, 5, 3], 5)], { $0[0].conv2d(weight: $0[1]) }),
             ("conv grouped", [random([1, 5, 4, 4], 6), random([3, 3, 2, 4], 7)], { $0[0].conv2d(weight: $0[1], padding: 1, groups: 2) }),
             ("conv depthwise stride 2", [random([2, 7, 6, 4], 8), random([3, 3, 1, 4], 9)],

@@ -80,12 +80,14 @@ enum BenchTables {
         }
         lines.append(String(format: "smallest forward+backward ratio over 3x3 and 1x1 convs: %.0f%%", 100 * r.convMinRatio))
         lines.append("")
-        lines.append("Winograd F(2x2, 3x3) against im2col + GEMM, alternated in each run: im2col ms / Winograd ms per pass")
-        lines.append(row(["conv", "shape (NHWC -> Cout)", "fwd", "dX", "dW", "automatic"], [20, 38, 6, 6, 6, 30]))
+        lines.append("Winograd F(2x2, 3x3) and F(4x4, 3x3) against im2col + GEMM, alternated in each run: im2col ms / Winograd ms per pass")
+        lines.append(row(["", "", "F(2x2)", "", "", "F(4x4)", "", "", ""], [20, 38, 6, 6, 6, 6, 6, 6, 30]))
+        lines.append(row(["conv", "shape (NHWC -> Cout)", "fwd", "dX", "dW", "fwd", "dX", "dW", "automatic"], [20, 38, 6, 6, 6, 6, 6, 6, 30]))
         for w in r.winograd {
-            let picked = w.automatic.isEmpty ? "im2col" : w.automatic.joined(separator: ", ")
+            let picked = w.automatic.isEmpty ? "im2col" : "\(w.automaticTile ?? ""): " + w.automatic.joined(separator: ", ")
             lines.append(row([w.name, w.shape, f(w.speedup.forward), f(w.speedup.backwardData), f(w.speedup.backwardWeight),
-                              picked], [20, 38, 6, 6, 6, 30]))
+                              f(w.speedup4x4.forward), f(w.speedup4x4.backwardData), f(w.speedup4x4.backwardWeight),
+                              picked], [20, 38, 6, 6, 6, 6, 6, 6, 30]))
         }
         for (title, rows) in [("depthwise conv", r.depthwise), ("batch norm (training)", r.batchNorm)] {
             lines.append("")

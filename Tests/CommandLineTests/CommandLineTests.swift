@@ -20,7 +20,7 @@ final class CommandLineTests: XCTestCase {
     func testSelfCheckPasses() throws {
         let run = try runUIDetect(["selfcheck", "--threads", "2"])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
-        XCTAssertTrue(run.stdout.contains("12 passed, 0 failed"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("13 passed, 0 failed"), run.stdout)
     }
 
     func testBenchEngineJSONHasTheTrackedKeys() throws {

@@ -14,7 +14,7 @@ final class SelfCheckTests: XCTestCase {
     func testEveryCheckPassesAndIsReportedAsItFinishes() {
         var reported: [String] = []
         let outcomes = Parallel.withThreads(2) { SelfCheck().run { reported.append($0.name) } }
-        XCTAssertEqual(outcomes.count, 12, "11 op families and the tiny network")
+        XCTAssertEqual(outcomes.count, 13, "12 op families and the tiny network")
         XCTAssertEqual(reported, outcomes.map(\.name), "each outcome reported once, in order")
         for o in outcomes { XCTAssertTrue(o.passed, "\(o.name): \(o.detail)") }
         XCTAssertEqual(outcomes.last?.name, "tiny network fits a fixed target (SGD, 200 steps)")

@@ -8,7 +8,7 @@
 /// vectorises along channels (register-blocked for 3x3, Depthwise3x3.swift);
 /// a dense conv of an input with at most 4 channels (the RGB stem) runs a
 /// direct kernel (FewChannelConv.swift); a dense 3x3 stride-1 padding-1 conv
-/// runs Winograd F(2x2, 3x3) in the passes where it was measured to pay
+/// runs Winograd F(4x4, 3x3) or F(2x2, 3x3) in the passes where it was measured to pay
 /// (Winograd.swift); every other conv is im2col + GEMM per group, and a 1x1
 /// stride-1 unpadded dense conv is a single GEMM on the input as it lies.
 /// `ConvolutionAlgorithm` overrides the choice (tests, benchmarks).
@@ -77,10 +77,10 @@ extension Tensor {
             }
             if onlyIm2col {
                 gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
-            } else if winograd != .none {
+            } else if !winograd.isNone {
                 // Each gradient by Winograd where chosen; the rest by im2col + GEMM.
-                if winograd.backwardData, let gx { winogradBackwardData(geo, w: weight.storage.pointer, gy: g, gx: gx) }
-                if winograd.backwardWeight, let gw { winogradBackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
+                if winograd.backwardData, let gx { winogradBackwardData(geo, tile: winograd.tile, w: weight.storage.pointer, gy: g, gx: gx) }
+                if winograd.backwardWeight, let gw { winogradBackwardWeight(geo, tile: winograd.tile, x: x.storage.pointer, gy: g, gw: gw) }
                 let (gemmX, gemmW) = (winograd.backwardData ? nil : gx, winograd.backwardWeight ? nil : gw)
                 if gemmX != nil || gemmW != nil {
                     gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gemmX, gw: gemmW)
@@ -112,14 +112,15 @@ extension Tensor {
 }
 
 /// The forward pass of every convolution, training or inference: picks the kernel for the
-/// shape and writes `out` through `stage`. `winogradWeights`: U of the weights if already
-/// transformed (`InferenceConvolution`), else Winograd transforms them per call.
+/// shape and writes `out` through `stage`. `winogradWeights`: the weights already transformed
+/// (`InferenceConvolution`), else Winograd transforms them per call.
 func convolveForward(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>,
-    algorithm: ConvolutionAlgorithm = .automatic, winogradWeights: UnsafePointer<Float>? = nil
+    algorithm: ConvolutionAlgorithm = .automatic, winogradWeights: PreparedWinogradWeights? = nil
 ) {
-    if geo.winogradPasses(algorithm).forward {
-        winogradForward(geo, x: x, w: w, u: winogradWeights, stage: stage, out: out)
+    let winograd = geo.winogradPasses(algorithm)
+    if winograd.forward {
+        winogradForward(geo, tile: winograd.tile, x: x, w: w, u: winogradWeights?.pointer(winograd.tile), stage: stage, out: out)
     } else if algorithm == .im2col {
         gemmConvForward(geo, x: x, w: w, stage: stage, out: out)
     } else if geo.usesDepthwise3x3Kernel {

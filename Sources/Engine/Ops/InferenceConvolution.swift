@@ -7,8 +7,8 @@ public final class InferenceConvolution: @unchecked Sendable {
     public let bias: Tensor?
     public let stride, padding, groups: Int
     public let clamp: ClosedRange<Float>?
-    /// U = G g G^T of the weights, [16][Cin][Cout], where the shape admits Winograd.
-    private let winogradWeights: Storage?
+    /// U = G g G^T of the weights for both Winograd tiles, where the shape admits Winograd.
+    private let winogradWeights: PreparedWinogradWeights?
 
     /// `prepared: false` skips the Winograd transform (a convolution used once).
     public init(weight: Tensor, bias: Tensor?, stride: Int = 1, padding: Int = 0, groups: Int = 1,
@@ -18,7 +18,7 @@ public final class InferenceConvolution: @unchecked Sendable {
         (self.weight, self.bias, self.stride, self.padding, self.groups, self.clamp) = (weight, bias, stride, padding, groups, clamp)
         let winogradShape = groups == 1 && weight.shape[0] == 3 && weight.shape[1] == 3 && stride == 1 && padding == 1
         winogradWeights = prepared && winogradShape
-            ? transformedWeights(weight.storage.pointer, inChannels: weight.shape[2], outChannels: weight.shape[3]) : nil
+            ? PreparedWinogradWeights(weight.storage.pointer, inChannels: weight.shape[2], outChannels: weight.shape[3]) : nil
     }
 
     /// The convolution of NHWC `x`, bias added and clamped as it is written.
@@ -32,7 +32,7 @@ public final class InferenceConvolution: @unchecked Sendable {
         let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
         let out = Storage(count: outShape.reduce(1, *))
         convolveForward(geo, x: x.storage.pointer, w: weight.storage.pointer, stage: OutputStage(bias: bias?.storage.pointer, clamp: clamp),
-                        out: out.pointer, winogradWeights: winogradWeights.map { UnsafePointer($0.pointer) })
+                        out: out.pointer, winogradWeights: winogradWeights)
         return Tensor(shape: outShape, storage: out, requiresGrad: false, node: nil)
     }
 }
