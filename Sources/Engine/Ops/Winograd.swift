@@ -298,6 +298,12 @@ extension SIMD8: WinogradLanes where Scalar == Float {
     }
 }
 
+extension SIMD16: WinogradLanes where Scalar == Float {
+    @inline(__always) init(loading p: UnsafePointer<Float>) { self = UnsafeRawPointer(p).loadUnaligned(as: Self.self) }
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: self, as: Self.self) }
+    @inline(__always) func clamped(_ lo: Float, _ hi: Float) -> Self { VectorMath.clamped(self, lo, hi) }
+}
+
 extension Float: WinogradLanes {
     @inline(__always) init(loading p: UnsafePointer<Float>) { self = p.pointee }
     @inline(__always) init(repeating value: Float) { self = value }
@@ -624,6 +630,10 @@ private func transformInput<T: WinogradTransform>(
         }
         let dst = v + (t - range.lowerBound) * c
         var j = 0
+        while j + 16 <= c {
+            T.inputTile(SIMD16<Float>.self, src + j, rowStride: rowStride, pixel: c, dst + j, stride: stride)
+            j += 16
+        }
         while j + 8 <= c {
             T.inputTile(SIMD8<Float>.self, src + j, rowStride: rowStride, pixel: c, dst + j, stride: stride)
             j += 8
@@ -669,6 +679,7 @@ private func transformOutput<T: WinogradTransform>(
             }
         }
         var j = 0
+        while j + 16 <= c { lanes(SIMD16<Float>.self, j); j += 16 }
         while j + 8 <= c { lanes(SIMD8<Float>.self, j); j += 8 }
         while j < c { lanes(Float.self, j); j += 1 }
     }
@@ -698,6 +709,7 @@ private func transformOutputGradient<T: WinogradTransform>(
             }
         }
         var j = 0
+        while j + 16 <= c { lanes(SIMD16<Float>.self, j); j += 16 }
         while j + 8 <= c { lanes(SIMD8<Float>.self, j); j += 8 }
         while j < c { lanes(Float.self, j); j += 1 }
     }
