@@ -211,8 +211,8 @@ public struct EngineBenchmark {
         return (forward, forward + backward)
     }
 
-    /// Each pass of `s` by im2col + GEMM and by Winograd, alternating the two in every repeat
-    /// so that both see the same load; backward passes are timed alone (dX with the weight
+    /// Each pass of `s` by im2col + GEMM, Winograd F(2x2) and Winograd F(4x4), alternating the three
+    /// in every repeat so that all see the same load; backward passes are timed alone (dX with the weight
     /// frozen, dW with the input frozen), after an untimed forward.
     private func compareWinograd(_ s: ConvShape) -> EngineBenchmarkReport.WinogradComparison {
         var g = SeededGenerator(seed: 4)

@@ -87,8 +87,9 @@ final class ConvolutionTests: XCTestCase {
             for clamp in [nil, Float(-0.25)...Float(0.5)] as [ClosedRange<Float>?] {
                 let conv = InferenceConvolution(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups, clampedTo: clamp)
                 let expected = clamp.map { r in ref.map { min(max($0, r.lowerBound), r.upperBound) } } ?? ref
-                // Winograd F(4x4, 3x3) (the odd-sized case has 40 of its tiles) rounds to within 5e-5 (WinogradTests).
-                let tolerance: Float = c.name.hasPrefix("3x3 by Winograd") ? 5e-5 : 1e-5
+                // The odd-sized case runs Winograd F(4x4, 3x3) (40 of its tiles), whose transforms round more:
+                // 1.2e-5 measured here on outputs of about 1 (weights not He-scaled as in WinogradTests).
+                let tolerance: Float = c.name == "3x3 by Winograd, odd sizes" ? 5e-5 : 1e-5
                 assertClose(conv(x).scalars, expected, tolerance: tolerance, "\(c.name), clamp \(String(describing: clamp))")
                 XCTAssertEqual(x.convolvedForInference(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups,
                                                        clampedTo: clamp).scalars, conv(x).scalars, c.name)

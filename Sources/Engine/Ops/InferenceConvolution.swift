@@ -16,7 +16,9 @@ public final class InferenceConvolution: @unchecked Sendable {
         precondition(weight.shape.count == 4, "InferenceConvolution: weight must be HWIO, got \(weight.shape)")
         if let bias { precondition(bias.shape == [weight.shape[3]], "InferenceConvolution: bias \(bias.shape) for \(weight.shape[3]) channels") }
         (self.weight, self.bias, self.stride, self.padding, self.groups, self.clamp) = (weight, bias, stride, padding, groups, clamp)
+        // Only where `.automatic` may run Winograd on some input size.
         let winogradShape = groups == 1 && weight.shape[0] == 3 && weight.shape[1] == 3 && stride == 1 && padding == 1
+            && min(weight.shape[2], weight.shape[3]) >= WinogradPolicy.minimumChannels
         winogradWeights = prepared && winogradShape
             ? PreparedWinogradWeights(weight.storage.pointer, inChannels: weight.shape[2], outChannels: weight.shape[3]) : nil
     }

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Layout: tiles are numbered (image, tile row, tile column). A block of T tiles transforms
 /// into buffers laid out [ξ][T][C], so each ξ is a contiguous T x C matrix for the GEMM and
-/// the transforms run along the contiguous channels (8 at a time, then one by one). Blocks
+/// the transforms run along the contiguous channels (16 at a time, then 8, then one by one). Blocks
 /// of tiles depend on the shape only and each GEMM is one single-threaded OpenBLAS call, so
 /// results are bit-identical for any thread count.
 ///
@@ -86,7 +86,9 @@ extension ConvGeometry {
         case .automatic:
             guard winogradAutomatic, isWinogradShape,
                   min(inChannels, outChannels) >= WinogradPolicy.minimumChannels else { return .none }
-            if winogradTileCount(.f4x4) >= WinogradPolicy.minimumTiles4x4 { return .all(.f4x4) }
+            // Tiles that are mostly padding (maps under 4 pixels a side) do not count towards F(4x4).
+            let tiles4x4 = winogradTileCount(.f4x4)
+            if tiles4x4 >= WinogradPolicy.minimumTiles4x4 && 2 * batch * height * width >= 16 * tiles4x4 { return .all(.f4x4) }
             let tiles = winogradTileCount(.f2x2)
             return WinogradPasses(
                 forward: tiles >= WinogradPolicy.minimumTiles, backwardData: tiles >= WinogradPolicy.minimumTiles,
@@ -107,12 +109,15 @@ enum WinogradPolicy {
     static let minimumChannels = 16
     static let minimumTiles = 64
     static let minimumWeightTiles = 256
-    /// F(4x4) tiles from which every pass runs F(4x4) instead of F(2x2): at 32 (batch 1 of the
-    /// bench network's P4) F(4x4) was 1.0-1.3x F(2x2) in every pass; at 8 and 16 mixed.
+    /// F(4x4) tiles from which every pass runs F(4x4) instead of F(2x2) (at least half of their
+    /// pixels inside the map): at 32 tiles (batch 1 of the bench network's P4) F(4x4) ran
+    /// forward, data and weight passes 2.0-3.1x, 1.6-1.7x and 2.1-2.7x faster than im2col, as
+    /// fast as F(2x2) or faster (where F(2x2)'s weight pass does not pay); at 8 and 16 mixed.
     static let minimumTiles4x4 = 32
-    /// Tiles per block of the forward and data passes, and per chunk of the weight pass: measured
-    /// against 64 (slower: the GEMMs get too few rows) and 256 (no faster; V and M of 64 channels
-    /// already take 1 MiB at 128, twice one core's L2 here).
+    /// Tiles per block of the forward and data passes, and per chunk of the weight pass. F(2x2):
+    /// 128, measured against 64 (slower: the GEMMs get too few rows) and 256 (no faster; V and M
+    /// of 64 channels already take 1 MiB at 128, twice one core's L2 here). F(4x4): 64, about
+    /// the same footprint (36 entries a tile against 16); 32 and 128 measured no better overall.
     static func tilesPerBlock(_ tile: WinogradTile) -> Int { tile == .f2x2 ? 128 : 64 }
     /// Chunks per block of the weight pass: fewer blocks, fewer (m+2)^2 x Cin x Cout partials to add.
     static let weightChunksPerBlock = 4
@@ -171,6 +176,10 @@ private func winogradBackwardWeight<T: WinogradTransform>(
 ) {
     let tiles = WinogradTiles(geo, T.self)
     let (cin, cout, entries) = (geo.inChannels, geo.outChannels, T.entries)
+    guard tiles.count > 0 else {
+        if !gw.accumulate { gw.pointer.update(repeating: 0, count: 9 * cin * cout) }
+        return
+    }
     let chunk = WinogradPolicy.tilesPerBlock(T.tile)
     let perBlock = min(chunk * WinogradPolicy.weightChunksPerBlock, blockTiles(tiles.count))
     let blocks = Parallel.blockCount(count: tiles.count, blockSize: perBlock)
@@ -205,6 +214,7 @@ private func winogradBackwardWeight<T: WinogradTransform>(
 /// A conv's weights transformed once for each Winograd tile (inference: the tile depends on
 /// the input's size, known only per call).
 final class PreparedWinogradWeights: @unchecked Sendable {
+    // Both tiles' U: 52 floats per weight pair against the weights' 9, a few MB for a whole detector.
     private let f2x2, f4x4: Storage
 
     init(_ w: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int) {
@@ -275,7 +285,7 @@ private func entryStride(tiles t: Int, channels c: Int) -> Int { t * c + 16 }
 
 // MARK: - Transforms
 
-/// Lanes of channels a transform works on at once: 8 in a register, or 1 for the remainder.
+/// Lanes of channels a transform works on at once: 16 or 8 in registers, or 1 for the remainder.
 protocol WinogradLanes {
     init(loading p: UnsafePointer<Float>)
     init(repeating: Float)
