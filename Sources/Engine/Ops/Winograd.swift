@@ -345,6 +345,26 @@ extension WinogradTransform {
     static var entries: Int { (tile.rawValue + 2) * (tile.rawValue + 2) }
 }
 
+/// Column k of a 4x4 transformed tile: entries (i, k), i = 0 ..< 4, at base + (4 i + k) * stride.
+@inline(__always)
+private func storeColumn<L: WinogradLanes>(_ c: (L, L, L, L), _ k: Int, _ base: UnsafeMutablePointer<Float>, stride: Int) {
+    c.0.store(to: base + k * stride)
+    c.1.store(to: base + (4 + k) * stride)
+    c.2.store(to: base + (8 + k) * stride)
+    c.3.store(to: base + (12 + k) * stride)
+}
+
+/// Column k of a 6x6 transformed tile: entries (i, k), i = 0 ..< 6, at base + (6 i + k) * stride.
+@inline(__always)
+private func storeColumn<L: WinogradLanes>(_ c: (L, L, L, L, L, L), _ k: Int, _ base: UnsafeMutablePointer<Float>, stride: Int) {
+    c.0.store(to: base + k * stride)
+    c.1.store(to: base + (6 + k) * stride)
+    c.2.store(to: base + (12 + k) * stride)
+    c.3.store(to: base + (18 + k) * stride)
+    c.4.store(to: base + (24 + k) * stride)
+    c.5.store(to: base + (30 + k) * stride)
+}
+
 /// F(2x2, 3x3): 4x4 transformed tiles.
 enum F2x2: WinogradTransform {
     static var tile: WinogradTile { .f2x2 }
@@ -376,17 +396,10 @@ enum F2x2: WinogradTransform {
             return inputRow(L(loading: p), L(loading: p + pixel), L(loading: p + 2 * pixel), L(loading: p + 3 * pixel))
         }
         let (e0, e1, e2, e3) = (row(0), row(1), row(2), row(3))
-        @inline(__always) func column(_ k: Int, _ a: L, _ b: L, _ c: L, _ e: L) {
-            let (v0, v1, v2, v3) = inputRow(a, b, c, e)
-            v0.store(to: v + k * stride)
-            v1.store(to: v + (4 + k) * stride)
-            v2.store(to: v + (8 + k) * stride)
-            v3.store(to: v + (12 + k) * stride)
-        }
-        column(0, e0.0, e1.0, e2.0, e3.0)
-        column(1, e0.1, e1.1, e2.1, e3.1)
-        column(2, e0.2, e1.2, e2.2, e3.2)
-        column(3, e0.3, e1.3, e2.3, e3.3)
+        storeColumn(inputRow(e0.0, e1.0, e2.0, e3.0), 0, v, stride: stride)
+        storeColumn(inputRow(e0.1, e1.1, e2.1, e3.1), 1, v, stride: stride)
+        storeColumn(inputRow(e0.2, e1.2, e2.2, e3.2), 2, v, stride: stride)
+        storeColumn(inputRow(e0.3, e1.3, e2.3, e3.3), 3, v, stride: stride)
     }
 
     @inline(__always)
@@ -404,17 +417,10 @@ enum F2x2: WinogradTransform {
     @inline(__always)
     static func gradientTile<L: WinogradLanes>(_: L.Type, _ y: (Int, Int) -> L, _ dm: UnsafeMutablePointer<Float>, stride: Int) {
         let q0 = gradientRow(y(0, 0), y(0, 1)), q1 = gradientRow(y(1, 0), y(1, 1))
-        @inline(__always) func column(_ k: Int, _ a: L, _ b: L) {
-            let (m0, m1, m2, m3) = gradientRow(a, b)
-            m0.store(to: dm + k * stride)
-            m1.store(to: dm + (4 + k) * stride)
-            m2.store(to: dm + (8 + k) * stride)
-            m3.store(to: dm + (12 + k) * stride)
-        }
-        column(0, q0.0, q1.0)
-        column(1, q0.1, q1.1)
-        column(2, q0.2, q1.2)
-        column(3, q0.3, q1.3)
+        storeColumn(gradientRow(q0.0, q1.0), 0, dm, stride: stride)
+        storeColumn(gradientRow(q0.1, q1.1), 1, dm, stride: stride)
+        storeColumn(gradientRow(q0.2, q1.2), 2, dm, stride: stride)
+        storeColumn(gradientRow(q0.3, q1.3), 3, dm, stride: stride)
     }
 
     /// G (g0, g1, g2) = (g0, (g0 + g1 + g2) / 2, (g0 - g1 + g2) / 2, g2).
@@ -498,21 +504,12 @@ enum F4x4: WinogradTransform {
                             L(loading: p + 3 * pixel), L(loading: p + 4 * pixel), L(loading: p + 5 * pixel))
         }
         let (e0, e1, e2, e3, e4, e5) = (row(0), row(1), row(2), row(3), row(4), row(5))
-        @inline(__always) func column(_ k: Int, _ a: L, _ b: L, _ c: L, _ e: L, _ f: L, _ g: L) {
-            let (v0, v1, v2, v3, v4, v5) = inputRow(a, b, c, e, f, g)
-            v0.store(to: v + k * stride)
-            v1.store(to: v + (6 + k) * stride)
-            v2.store(to: v + (12 + k) * stride)
-            v3.store(to: v + (18 + k) * stride)
-            v4.store(to: v + (24 + k) * stride)
-            v5.store(to: v + (30 + k) * stride)
-        }
-        column(0, e0.0, e1.0, e2.0, e3.0, e4.0, e5.0)
-        column(1, e0.1, e1.1, e2.1, e3.1, e4.1, e5.1)
-        column(2, e0.2, e1.2, e2.2, e3.2, e4.2, e5.2)
-        column(3, e0.3, e1.3, e2.3, e3.3, e4.3, e5.3)
-        column(4, e0.4, e1.4, e2.4, e3.4, e4.4, e5.4)
-        column(5, e0.5, e1.5, e2.5, e3.5, e4.5, e5.5)
+        storeColumn(inputRow(e0.0, e1.0, e2.0, e3.0, e4.0, e5.0), 0, v, stride: stride)
+        storeColumn(inputRow(e0.1, e1.1, e2.1, e3.1, e4.1, e5.1), 1, v, stride: stride)
+        storeColumn(inputRow(e0.2, e1.2, e2.2, e3.2, e4.2, e5.2), 2, v, stride: stride)
+        storeColumn(inputRow(e0.3, e1.3, e2.3, e3.3, e4.3, e5.3), 3, v, stride: stride)
+        storeColumn(inputRow(e0.4, e1.4, e2.4, e3.4, e4.4, e5.4), 4, v, stride: stride)
+        storeColumn(inputRow(e0.5, e1.5, e2.5, e3.5, e4.5, e5.5), 5, v, stride: stride)
     }
 
     @inline(__always)
@@ -539,21 +536,12 @@ enum F4x4: WinogradTransform {
         // Along each row (dY A^T), then down each column (A q).
         @inline(__always) func row(_ i: Int) -> (L, L, L, L, L, L) { gradientRow(y(i, 0), y(i, 1), y(i, 2), y(i, 3)) }
         let (q0, q1, q2, q3) = (row(0), row(1), row(2), row(3))
-        @inline(__always) func column(_ k: Int, _ a: L, _ b: L, _ c: L, _ e: L) {
-            let (m0, m1, m2, m3, m4, m5) = gradientRow(a, b, c, e)
-            m0.store(to: dm + k * stride)
-            m1.store(to: dm + (6 + k) * stride)
-            m2.store(to: dm + (12 + k) * stride)
-            m3.store(to: dm + (18 + k) * stride)
-            m4.store(to: dm + (24 + k) * stride)
-            m5.store(to: dm + (30 + k) * stride)
-        }
-        column(0, q0.0, q1.0, q2.0, q3.0)
-        column(1, q0.1, q1.1, q2.1, q3.1)
-        column(2, q0.2, q1.2, q2.2, q3.2)
-        column(3, q0.3, q1.3, q2.3, q3.3)
-        column(4, q0.4, q1.4, q2.4, q3.4)
-        column(5, q0.5, q1.5, q2.5, q3.5)
+        storeColumn(gradientRow(q0.0, q1.0, q2.0, q3.0), 0, dm, stride: stride)
+        storeColumn(gradientRow(q0.1, q1.1, q2.1, q3.1), 1, dm, stride: stride)
+        storeColumn(gradientRow(q0.2, q1.2, q2.2, q3.2), 2, dm, stride: stride)
+        storeColumn(gradientRow(q0.3, q1.3, q2.3, q3.3), 3, dm, stride: stride)
+        storeColumn(gradientRow(q0.4, q1.4, q2.4, q3.4), 4, dm, stride: stride)
+        storeColumn(gradientRow(q0.5, q1.5, q2.5, q3.5), 5, dm, stride: stride)
     }
 
     /// G (g0, g1, g2), G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1].
