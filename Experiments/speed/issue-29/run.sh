@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29's figures on the machine this runs on (nothing else running; about 25 minutes):
+# Issue 29's figures on the machine this runs on (nothing else running; about 15 minutes):
 #   Experiments/speed/issue-29/run.sh [NAME]
 # NAME (default: the date) names the folder under results/ that gets every JSON. Needs scripts/setup.sh --bench
 # (PyTorch for --torch-anchor, onnxruntime) and ../shared/anchors/torch_ssd. Every bench names the CPU model,
