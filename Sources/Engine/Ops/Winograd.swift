@@ -86,7 +86,7 @@ extension ConvGeometry {
         case .automatic:
             guard winogradAutomatic, isWinogradShape,
                   min(inChannels, outChannels) >= WinogradPolicy.minimumChannels else { return .none }
-            // Tiles that are mostly padding (maps under 4 pixels a side) do not count towards F(4x4).
+            // F(4x4) only where its tiles hold at least half their pixels (not on maps of a few pixels a side).
             let tiles4x4 = winogradTileCount(.f4x4)
             if tiles4x4 >= WinogradPolicy.minimumTiles4x4 && 2 * batch * height * width >= 16 * tiles4x4 { return .all(.f4x4) }
             let tiles = winogradTileCount(.f2x2)
