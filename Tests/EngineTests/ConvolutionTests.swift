@@ -88,7 +88,7 @@ final class ConvolutionTests: XCTestCase {
                 let conv = InferenceConvolution(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups, clampedTo: clamp)
                 let expected = clamp.map { r in ref.map { min(max($0, r.lowerBound), r.upperBound) } } ?? ref
                 // The odd-sized case runs Winograd F(4x4, 3x3) (40 of its tiles), whose transforms round more:
-                // 1.2e-5 measured here on outputs of about 1 (weights not He-scaled as in WinogradTests).
+                // an error of 1.2e-5 measured here (weights not He-scaled as in WinogradTests, whose bound is relative).
                 let tolerance: Float = c.name == "3x3 by Winograd, odd sizes" ? 5e-5 : 1e-5
                 assertClose(conv(x).scalars, expected, tolerance: tolerance, "\(c.name), clamp \(String(describing: clamp))")
                 XCTAssertEqual(x.convolvedForInference(weight: w, bias: b, stride: c.stride, padding: c.padding, groups: c.groups,

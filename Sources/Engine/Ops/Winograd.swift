@@ -17,7 +17,8 @@ import Foundation
 /// floats per output (2.25 against 4).
 ///
 /// - Backward data is the same conv of dY with the kernel turned 180° and its in/out
-///   channels swapped: its U is transformed from the turned kernel.
+///   channels swapped: its U is transformed from the turned kernel, [ξ][Cin][Cout] like the
+///   forward U, and the GEMM reads it transposed.
 /// - Backward weights: dM_t = A dY_t A^T, dU[ξ] = sum over tiles of V[ξ]^T dM[ξ] (one GEMM
 ///   per ξ with the long reduction over tiles), dg = G^T dU G.
 ///
