@@ -12,8 +12,7 @@ import XCTest
 
 /// The same tiny screens with another vocabulary: icon and text keep their names, every other box becomes `widget`.
 let otherVocabularyData: URL = {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-vocabulary-tests-\(getpid())")
-    try? FileManager.default.removeItem(at: dir)
+    let dir = processScratchFolder(prefix: "uidetect-vocabulary-tests")
     let names = ["widget", "text", "icon"]
     for part in ["train", "val"] {
         let reader = try! ShardReader(url: tinyData.appendingPathComponent("\(part)/\(part).h5"))

@@ -11,8 +11,7 @@ import XCTest
 
 /// Synthetic screens in a temporary folder, made once for all tests.
 let tinyData: URL = {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uidetect-training-tests-\(getpid())")
-    try? FileManager.default.removeItem(at: dir)
+    let dir = processScratchFolder(prefix: "uidetect-training-tests")
     for (name, range) in [("train", 0..<12), ("val", 12..<16)] {
         try! writeSyntheticShard(to: dir.appendingPathComponent(name).appendingPathComponent("\(name).h5"), screens: range, size: Size(width: 128, height: 256),
                                  seed: 3, apps: 3)
