@@ -37,7 +37,23 @@ final class BufferPool: @unchecked Sendable {
             }
             lock.unlock()
         }
-        return UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        return Self.systemAllocate(size)
+    }
+
+    /// Bytes of a transparent huge page on x86-64 and arm64 Linux (with 4 KB base pages).
+    static let hugePageBytes = 2 << 20
+
+    /// A new buffer from the system: buffers of a huge page or more are aligned to one and
+    /// offered to the kernel for huge pages, where it allows them only on request (`madvise`
+    /// mode): a step streams through hundreds of MB of activations, and with 4 KB pages the
+    /// TLB covers a few MB of them.
+    private static func systemAllocate(_ size: Int) -> UnsafeMutableRawPointer {
+        guard size >= hugePageBytes else { return UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64) }
+        let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: hugePageBytes)
+        #if os(Linux)
+        _ = madvise(p, size, MADV_HUGEPAGE)  // advice only: without huge pages the buffer works as before
+        #endif
+        return p
     }
 
     func release(_ p: UnsafeMutableRawPointer, bytes: Int) {
