@@ -20,6 +20,9 @@ public struct EngineBenchmarkReport: Codable {
         public var name, shape: String
         public var forwardGBps, backwardGBps, memcpyGBps: Double
         public var forwardRatio, backwardRatio: Double
+        /// Batch norm only: what gathering its statistics adds to the conv before it, in ms (included
+        /// in the forward figures), and the ratios of batch norm finding its sums in passes of its own.
+        public var gatherMilliseconds, ownPassForwardRatio, ownPassBackwardRatio: Double?
     }
     /// A 3x3 stride-1 conv's passes by im2col + GEMM, by Winograd F(2x2, 3x3) and by
     /// Winograd F(4x4, 3x3), timed alternately.
@@ -143,7 +146,7 @@ public struct EngineBenchmark {
             let dims = [shape.batch, shape.outHeight, shape.outWidth, shape.outChannels]
             guard seen.insert(dims).inserted else { continue }
             progress("batch norm \(dims)", 0.85 + 0.15 * Double(norms.count) / 6)
-            norms.append(timeBatchNorm(dims, name: shape.name + ".bn"))
+            norms.append(timeBatchNorm(after: shape, name: shape.name + ".bn"))
         }
         let gemmLike = convs.filter { $0.kind == "1x1" || $0.kind == "3x3" }
         let sgemmGFLOPS = references.isEmpty ? 0 : references.sorted()[references.count / 2]
@@ -222,21 +225,16 @@ public struct EngineBenchmark {
         let dy = Tensor.randomUniform([s.batch, s.outHeight, s.outWidth, s.outChannels], in: -1...1, using: &g)
         let algorithms: [ConvolutionAlgorithm] = [.im2col, .winograd, .winograd4x4]
         var times = [[[Double]]](repeating: [[], [], []], count: algorithms.count)
-        func timed(_ body: () -> Void) -> Double {
-            let start = monotonicSeconds()
-            body()
-            return monotonicSeconds() - start
-        }
         for repeatIndex in 0...repeats {  // the first round warms up
             for (a, algorithm) in algorithms.enumerated() {
                 func conv() -> Tensor { x.conv2d(weight: w, bias: b, stride: 1, padding: 1, algorithm: algorithm) }
-                let forward = timed { _ = Autodiff.withoutTape { conv() } }
+                let forward = seconds { _ = Autodiff.withoutTape { conv() } }
                 w.setRequiresGradient(false); b?.setRequiresGradient(false)
                 var y = conv()
-                let data = timed { y.backward(gradient: dy) }
+                let data = seconds { y.backward(gradient: dy) }
                 x.setRequiresGradient(false); w.setRequiresGradient(true)
                 y = conv()
-                let weight = timed { y.backward(gradient: dy) }
+                let weight = seconds { y.backward(gradient: dy) }
                 x.setRequiresGradient(true); b?.setRequiresGradient(true); w.zeroGrad()
                 if repeatIndex > 0 {
                     times[a][0].append(forward); times[a][1].append(data); times[a][2].append(weight)
@@ -271,28 +269,68 @@ public struct EngineBenchmark {
         return (passes, passes.isEmpty ? nil : chosen.tile == .f2x2 ? "F(2x2)" : "F(4x4)")
     }
 
-    private func timeBatchNorm(_ dims: [Int], name: String) -> EngineBenchmarkReport.Bandwidth {
+    /// Batch norm after the conv `s` as `ConvBNActivation` runs it in training: ReLU6 fused, its
+    /// statistics gathered by `s` as it writes, its gradient sums by the conv after it (a 3x3
+    /// depthwise, as in the backbone) as that one writes batch norm's output gradient. Forward: `s`
+    /// gathering then batch norm, less `s` alone; backward: batch norm then the depthwise, less the
+    /// depthwise alone; each in the order the network runs them, alternated in every round with
+    /// "own": batch norm finding its sums in passes of its own (no fusion).
+    private func timeBatchNorm(after s: ConvShape, name: String) -> EngineBenchmarkReport.Bandwidth {
         var g = SeededGenerator(seed: 3)
+        let dims = [s.batch, s.outHeight, s.outWidth, s.outChannels]
         let c = dims[3]
+        let input = Tensor.randomUniform([s.batch, s.height, s.width, s.inChannels], in: -1...1, using: &g)
+        let w = Tensor.randomUniform([s.kernel, s.kernel, s.inChannels, c], in: -0.1...0.1, using: &g)
         let x = Tensor.randomUniform(dims, in: -2...2, requiresGrad: true, using: &g)
         let scale = Tensor(shape: [c], repeating: 1, requiresGrad: true), shift = Tensor.zeros([c], requiresGrad: true)
         let rm = Tensor.zeros([c]), rv = Tensor(shape: [c], repeating: 1)
-        // As the network runs it: training mode with ReLU6 fused (`ConvBNReLU6`).
-        func bn() -> Tensor {
-            x.batchNorm(scale: scale, shift: shift, runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1), clampedTo: 0...6)
+        let next = Tensor.randomUniform([3, 3, 1, c], in: -0.3...0.3, requiresGrad: true, using: &g)
+        let dz = Tensor.randomUniform(dims, in: -1...1, using: &g)
+        func bn(_ x: Tensor, _ moments: ChannelMoments?) -> Tensor {
+            x.batchNorm(scale: scale, shift: shift, runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1),
+                        clampedTo: 0...6, moments: moments)
         }
-        let forward = medianSeconds(repeats: repeats) { _ = bn() }
-        let dy = Tensor.randomUniform(dims, in: -1...1, using: &g)
-        let backward = medianSeconds(repeats: repeats, setup: { () -> Tensor in
-            x.zeroGrad(); scale.zeroGrad(); shift.zeroGrad()
-            return bn()
-        }) { y in y.backward(gradient: dy) }
+        func depthwise(_ y: Tensor) -> Tensor { y.conv2d(weight: next, padding: 1, groups: c) }
+        // Per round: s alone, then batch norm finding its statistics; s gathering, then batch norm on them;
+        // backward of batch norm + depthwise with and without fusion, and of the depthwise alone.
+        var t = [[Double]](repeating: [], count: 7)
+        for round in 0...repeats {  // the first round warms up
+            var times: [Double] = []
+            var plain = Tensor.zeros([1]), fused = plain
+            var moments: ChannelMoments?
+            times.append(seconds { plain = input.conv2d(weight: w, stride: s.stride, padding: s.padding) })
+            times.append(seconds { _ = bn(plain, nil) })
+            times.append(seconds { (fused, moments) = input.conv2dGatheringMoments(weight: w, stride: s.stride, padding: s.padding) })
+            times.append(seconds { _ = bn(fused, moments) })
+            (plain, fused) = (x, x)
+            let leaf = Tensor.randomUniform(dims, in: -2...2, requiresGrad: true, using: &g)
+            var (z, zOwn, zAlone) = (depthwise(bn(x, nil)), BatchNormFusion.withoutFusion { depthwise(bn(x, nil)) }, depthwise(leaf))
+            // x's gradient dropped first each time: batch norm writes a fresh one, as in the network.
+            times.append(seconds { x.zeroGrad(); z.backward(gradient: dz) })
+            times.append(seconds { x.zeroGrad(); BatchNormFusion.withoutFusion { zOwn.backward(gradient: dz) } })
+            times.append(seconds { zAlone.backward(gradient: dz) })
+            (z, zOwn, zAlone) = (x, x, x)  // release the graphs before the next round
+            if round > 0 { for (k, v) in times.enumerated() { t[k].append(v) } }
+        }
+        let m = t.map { $0.sorted()[$0.count / 2] }
+        let gather = max(0, m[2] - m[0])
+        // Differences of medians: floored at a twentieth of the unfused time so that noise cannot make them vanish.
+        let (forward, ownForward) = (max(0.05 * m[1], gather + m[3]), m[1])
+        let (backward, ownBackward) = (max(0.05 * (m[5] - m[6]), m[4] - m[6]), max(1e-9, m[5] - m[6]))
         let bytes = Double(x.count * 4)
         let memcpy = measureMemcpy(bytes: Int(bytes))
         // Minimal traffic: forward reads x, writes y; backward reads dy and x, writes dx.
+        func ratio(_ traffic: Double, _ seconds: Double) -> Double { traffic * bytes / seconds / 1e9 / memcpy }
         return .init(name: name, shape: dims.map(String.init).joined(separator: "x"),
                      forwardGBps: 2 * bytes / forward / 1e9, backwardGBps: 3 * bytes / backward / 1e9,
-                     memcpyGBps: memcpy, forwardRatio: 2 * bytes / forward / 1e9 / memcpy,
-                     backwardRatio: 3 * bytes / backward / 1e9 / memcpy)
+                     memcpyGBps: memcpy, forwardRatio: ratio(2, forward), backwardRatio: ratio(3, backward),
+                     gatherMilliseconds: gather * 1e3, ownPassForwardRatio: ratio(2, ownForward), ownPassBackwardRatio: ratio(3, ownBackward))
     }
+}
+
+/// Seconds `body` takes, once.
+private func seconds(_ body: () -> Void) -> Double {
+    let start = monotonicSeconds()
+    body()
+    return monotonicSeconds() - start
 }

@@ -123,6 +123,7 @@ extension Tensor {
             // The rules only read their output's gradient: an op's result takes the seed as it is,
             // so that a backward pass costs what its rules cost (no copy of the seed first).
             gradStorage = gradient.storage
+            batchNormGradientSums?.invalidate()
         } else {
             Tensor.accumulate(into: self, gradient.storage.pointer)
         }
@@ -166,15 +167,20 @@ extension Tensor {
     /// rule must then write every element instead of adding. This saves a
     /// zero-fill and a read pass on every large gradient.
     func withGradientTarget(_ body: (_ pointer: UnsafeMutablePointer<Float>, _ accumulate: Bool) -> Void) {
-        let (pointer, accumulate) = gradientTarget()
-        body(pointer, accumulate)
+        let target = gradientTarget()
+        body(target.pointer, target.accumulate)
     }
 
     /// This tensor's gradient buffer, and whether it already holds values to add to.
-    func gradientTarget() -> (pointer: UnsafeMutablePointer<Float>, accumulate: Bool) {
-        if let g = gradStorage { return (g.pointer, true) }
+    func gradientTarget() -> GradientTarget {
+        if let g = gradStorage {
+            batchNormGradientSums?.invalidate()
+            return GradientTarget(pointer: g.pointer, accumulate: true, sums: nil)
+        }
         let g = Storage(count: count)
         gradStorage = g
-        return (g.pointer, false)
+        batchNormGradientSums?.reset(buffer: g.pointer)
+        let gathers = BatchNormFusion.isEnabled && count * 4 >= BatchNormFusion.minimumGatheredGradientBytes
+        return GradientTarget(pointer: g.pointer, accumulate: false, sums: gathers ? batchNormGradientSums : nil)
     }
 }

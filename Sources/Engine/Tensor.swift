@@ -16,6 +16,9 @@ public final class Tensor {
     public private(set) var requiresGrad: Bool
     /// The op that produced this tensor, if it was recorded.
     let node: Node?
+    /// When this is a batch norm's output: the sums its backward pass needs over this tensor's
+    /// gradient, which the gradient's writer can gather as it writes.
+    var batchNormGradientSums: BatchNormGradientSums?
 
     init(shape: [Int], storage: Storage, requiresGrad: Bool, node: Node?) {
         precondition(shape.allSatisfy { $0 >= 0 }, "negative extent in shape \(shape)")
@@ -135,6 +138,7 @@ public final class Tensor {
 
     @discardableResult
     func ensureGrad() -> Storage {
+        batchNormGradientSums?.invalidate()  // whoever asks may add to the gradient
         if let g = gradStorage { return g }
         let g = Storage(count: count)
         g.pointer.initialize(repeating: 0, count: count)

@@ -47,6 +47,11 @@ public final class Conv2D: Layer {
     public func callAsFunction(_ x: Tensor, mode: Mode) -> Tensor {
         x.conv2d(weight: weight, bias: bias, stride: stride, padding: padding, groups: groups)
     }
+
+    /// The convolution with its output's per-channel moments, gathered as it is written.
+    public func gatheringMoments(_ x: Tensor) -> (output: Tensor, moments: ChannelMoments) {
+        x.conv2dGatheringMoments(weight: weight, bias: bias, stride: stride, padding: padding, groups: groups)
+    }
 }
 
 /// Batch normalisation over the channel (last) axis with learned scale and shift.
@@ -73,10 +78,12 @@ public final class BatchNorm: Layer {
 
     public func callAsFunction(_ x: Tensor, mode: Mode) -> Tensor { callAsFunction(x, mode: mode, clampedTo: nil) }
 
-    /// Batch norm with its output clamped in the same pass (a fused activation).
-    public func callAsFunction(_ x: Tensor, mode: Mode, clampedTo range: ClosedRange<Float>?) -> Tensor {
+    /// Batch norm with its output clamped in the same pass (a fused activation); `moments`: those
+    /// of `x`, gathered by the conv that wrote it (used in training mode only).
+    public func callAsFunction(_ x: Tensor, mode: Mode, clampedTo range: ClosedRange<Float>?, moments: ChannelMoments? = nil) -> Tensor {
         x.batchNorm(scale: scale, shift: shift, runningMean: runningMean, runningVariance: runningVariance,
-                    epsilon: epsilon, mode: mode == .training ? .training(momentum: momentum) : .inference, clampedTo: range)
+                    epsilon: epsilon, mode: mode == .training ? .training(momentum: momentum) : .inference, clampedTo: range,
+                    moments: moments)
     }
 }
 
@@ -139,7 +146,10 @@ public final class ConvBNActivation: Layer {
         case .identity: nil
         }
         // Batch norm and the activation as one op: one pass over the activations instead of two.
-        return norm(conv(x, mode: mode), mode: mode, clampedTo: clamp)
+        // In training the conv gathers batch norm's statistics as it writes: another pass saved.
+        guard mode == .training, BatchNormFusion.isEnabled else { return norm(conv(x, mode: mode), mode: mode, clampedTo: clamp) }
+        let (y, moments) = conv.gatheringMoments(x)
+        return norm(y, mode: mode, clampedTo: clamp, moments: moments)
     }
 }
 

@@ -91,11 +91,21 @@ enum BenchTables {
         }
         for (title, rows) in [("depthwise conv", r.depthwise), ("batch norm (training)", r.batchNorm)] {
             lines.append("")
-            lines.append(row([title, "shape", "fwd GB/s", "bwd GB/s", "memcpy GB/s", "fwd/memcpy", "bwd/memcpy"], [22, 38, 9, 9, 12, 11, 11]))
+            let norms = rows.first?.gatherMilliseconds != nil
+            let widths = [22, 38, 9, 9, 12, 11, 11] + (norms ? [10, 10, 10] : [])
+            lines.append(row([title, "shape", "fwd GB/s", "bwd GB/s", "memcpy GB/s", "fwd/memcpy", "bwd/memcpy"]
+                             + (norms ? ["gather ms", "own fwd", "own bwd"] : []), widths))
             for b in rows {
+                let extra = norms ? [f(b.gatherMilliseconds ?? 0), String(format: "%.0f%%", 100 * (b.ownPassForwardRatio ?? 0)),
+                                     String(format: "%.0f%%", 100 * (b.ownPassBackwardRatio ?? 0))] : []
                 lines.append(row([b.name, b.shape, f(b.forwardGBps), f(b.backwardGBps), f(b.memcpyGBps),
-                                  String(format: "%.0f%%", 100 * b.forwardRatio), String(format: "%.0f%%", 100 * b.backwardRatio)],
-                                 [22, 38, 9, 9, 12, 11, 11]))
+                                  String(format: "%.0f%%", 100 * b.forwardRatio), String(format: "%.0f%%", 100 * b.backwardRatio)] + extra,
+                                 widths))
+            }
+            if norms {
+                lines.append("batch norm fused with its neighbours, as training runs it: forward, its pass on the statistics the conv before")
+                lines.append("it gathered plus what gathering added to that conv (gather ms); backward, its pass on the sums the conv after")
+                lines.append("it gathered plus what gathering added to that one; \"own\": against memcpy with its sums found in its own passes")
             }
         }
         return lines.joined(separator: "\n")

@@ -57,13 +57,18 @@ def engine_tables(engine, title):
         ratio = med(r["convolutions"][i]["ratioToSGEMM"] for r in engine)
         print(f'| {first["name"]} | {first["shape"]} | {first["kind"]} | {fwd:.2f} | {fb:.2f} | {100 * ratio:.0f}% |')
     print()
-    print("| pass | shape | forward / memcpy | backward / memcpy |")
-    print("| --- | --- | ---: | ---: |")
+    print("| pass | shape | forward / memcpy | backward / memcpy | batch norm on its own: forward, backward |")
+    print("| --- | --- | ---: | ---: | ---: |")
     for kind in ("depthwise", "batch_norm"):
         for i, first in enumerate(engine[0][kind]):
             fwd = med(r[kind][i]["forwardRatio"] for r in engine)
             bwd = med(r[kind][i]["backwardRatio"] for r in engine)
-            print(f'| {first["name"]} | {first["shape"]} | {100 * fwd:.0f}% | {100 * bwd:.0f}% |')
+            # From the sixth round, batch norm is timed fused with its convs and, alternately, on its own.
+            own = ""
+            if "ownPassForwardRatio" in first:
+                own = (f'{100 * med(r[kind][i]["ownPassForwardRatio"] for r in engine):.0f}%, '
+                       f'{100 * med(r[kind][i]["ownPassBackwardRatio"] for r in engine):.0f}%')
+            print(f'| {first["name"]} | {first["shape"]} | {100 * fwd:.0f}% | {100 * bwd:.0f}% | {own} |')
     print()
 
 # engine-N.json: the first round's name for the bench network's files.

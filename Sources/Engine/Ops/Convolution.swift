@@ -45,6 +45,21 @@ extension Tensor {
     /// picks how (the results agree to rounding).
     public func conv2d(weight: Tensor, bias: Tensor? = nil, stride: Int = 1, padding: Int = 0, groups: Int = 1,
                        algorithm: ConvolutionAlgorithm = .automatic) -> Tensor {
+        convolution(weight: weight, bias: bias, stride: stride, padding: padding, groups: groups, algorithm: algorithm, moments: false).output
+    }
+
+    /// `conv2d`, gathering the output's per-channel moments as the output is written, for the
+    /// training-mode batch norm that follows (`batchNorm(..., moments:)`): it then skips its own
+    /// pass over the output to find them.
+    public func conv2dGatheringMoments(weight: Tensor, bias: Tensor? = nil, stride: Int = 1, padding: Int = 0, groups: Int = 1,
+                                       algorithm: ConvolutionAlgorithm = .automatic) -> (output: Tensor, moments: ChannelMoments) {
+        let (output, moments) = convolution(weight: weight, bias: bias, stride: stride, padding: padding, groups: groups,
+                                            algorithm: algorithm, moments: true)
+        return (output, moments!)
+    }
+
+    private func convolution(weight: Tensor, bias: Tensor?, stride: Int, padding: Int, groups: Int,
+                             algorithm: ConvolutionAlgorithm, moments gathering: Bool) -> (output: Tensor, moments: ChannelMoments?) {
         precondition(shape.count == 4, "conv2d input must be NHWC, got \(shape)")
         precondition(weight.shape.count == 4, "conv2d weight must be HWIO, got \(weight.shape)")
         let geo = ConvGeometry(
@@ -64,11 +79,12 @@ extension Tensor {
         let x = self
         let winograd = geo.winogradPasses(algorithm)
         let onlyIm2col = algorithm == .im2col
-        convolveForward(geo, x: x.storage.pointer, w: weight.storage.pointer, stage: OutputStage(bias: bias?.storage.pointer),
+        let moments = gathering ? ChannelMoments(shape: outShape) : nil
+        convolveForward(geo, x: x.storage.pointer, w: weight.storage.pointer, stage: OutputStage(bias: bias?.storage.pointer, moments: moments),
                         out: out.pointer, algorithm: algorithm)
         var inputs = [x, weight]
         if let bias { inputs.append(bias) }
-        return Tensor.result(shape: outShape, storage: out, inputs: inputs) { g in
+        let output = Tensor.result(shape: outShape, storage: out, inputs: inputs) { g in
             let gx = x.requiresGrad ? x.gradientTarget() : nil
             let gw = weight.requiresGrad ? weight.gradientTarget() : nil
             if let bias, bias.requiresGrad {
@@ -97,6 +113,7 @@ extension Tensor {
                 gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
             }
         }
+        return (output, moments)
     }
 }
 
@@ -141,10 +158,19 @@ func convolveForward(
 struct OutputStage {
     let bias: UnsafePointer<Float>?
     let lower, upper: Float
+    /// Where finished rows' per-channel moments go (a batch norm after the conv), if anywhere.
+    let moments: ChannelMoments?
 
-    init(bias: UnsafePointer<Float>?, clamp: ClosedRange<Float>? = nil) {
+    init(bias: UnsafePointer<Float>?, clamp: ClosedRange<Float>? = nil, moments: ChannelMoments? = nil) {
         self.bias = bias
         (lower, upper) = (clamp?.lowerBound ?? -.infinity, clamp?.upperBound ?? .infinity)
+        self.moments = moments
+    }
+
+    /// Tells the stage that rows `rows` of the output at `out` (its first row) are final: their
+    /// moments are gathered now, while they are in cache.
+    @inline(__always) func rowsFinished(_ out: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        moments?.gather(out, rows: rows)
     }
 
     /// No bias, no clamp.
@@ -194,7 +220,10 @@ private func gemmConvForward(
     let rows = geo.batch * geo.outHeight * geo.outWidth
     let cout = geo.outChannels
     if geo.isPlainGEMM {
-        let finish: ((Range<Int>) -> Void)? = stage.isIdentity ? nil : { stage.apply(to: out, rows: $0, channels: cout, ldc: cout) }
+        let finish: ((Range<Int>) -> Void)? = stage.isIdentity && stage.moments == nil ? nil : {
+            stage.apply(to: out, rows: $0, channels: cout, ldc: cout)
+            stage.rowsFinished(out, rows: $0)
+        }
         if panelGEMMApplies(n: cout, k: geo.inChannels) {
             panelGEMM(m: rows, n: cout, k: geo.inChannels, a: x, lda: geo.inChannels, b: w, accumulate: false, c: out, ldc: cout, rowsDone: finish)
         } else {
@@ -214,6 +243,7 @@ private func gemmConvForward(
             let c = out + r.lowerBound * geo.outWidth * cout
             rawSGEMM(false, false, rows, cout, geo.patch, 1, col.pointer, geo.patch, w, cout, 0, c, cout)
             stage.apply(to: c, rows: 0..<rows, channels: cout, ldc: cout)
+            stage.rowsFinished(out, rows: (r.lowerBound * geo.outWidth)..<(r.upperBound * geo.outWidth))
         }
         return
     }
@@ -269,10 +299,11 @@ private func gemmConvBackward(
             // dX = dY W^T, with W^T (cout x cin, a few KB) made once.
             let wT = Storage(count: cin * cout)
             for i in 0..<cin { for o in 0..<cout { wT.pointer[o * cin + i] = w[i * cout + o] } }
-            panelGEMM(m: rows, n: cin, k: cout, a: gy, lda: cout, b: wT.pointer, accumulate: gx.accumulate, c: gx.pointer, ldc: cin)
+            panelGEMM(m: rows, n: cin, k: cout, a: gy, lda: cout, b: wT.pointer, accumulate: gx.accumulate, c: gx.pointer, ldc: cin,
+                      rowsDone: gx.rowsDone)
         } else if let gx {
             sgemm(transposeB: true, m: rows, n: cin, k: cout, a: gy, lda: cout, b: w, ldb: cout,
-                  beta: gx.accumulate ? 1 : 0, c: gx.pointer, ldc: cin)
+                  beta: gx.accumulate ? 1 : 0, c: gx.pointer, ldc: cin, rowsDone: gx.rowsDone)
         }
         return
     }
@@ -403,7 +434,20 @@ private func validOutputRange(kernelOffset k: Int, stride s: Int, padding p: Int
 // MARK: - Depthwise
 
 /// A gradient buffer and whether it already holds values (see `Tensor.gradientTarget()`).
-typealias GradientTarget = (pointer: UnsafeMutablePointer<Float>, accumulate: Bool)
+struct GradientTarget {
+    let pointer: UnsafeMutablePointer<Float>
+    let accumulate: Bool
+    /// The sums a batch norm's backward pass needs over this gradient, when the tensor is a batch
+    /// norm's output and this is the buffer's first writer.
+    let sums: BatchNormGradientSums?
+
+    /// Tells the target that rows `rows` of the gradient (a row: the last axis) are final: batch
+    /// norm's sums over them are gathered now, while they are in cache.
+    @inline(__always) func rowsFinished(_ rows: Range<Int>) { sums?.gather(pointer, rows: rows) }
+
+    /// `rowsFinished` as a GEMM's `rowsDone`, or nil when nothing gathers.
+    var rowsDone: ((Range<Int>) -> Void)? { sums == nil ? nil : { rowsFinished($0) } }
+}
 
 /// Output rows per block of the depthwise kernels.
 private let depthwiseRowsPerBlock = 4
@@ -476,6 +520,7 @@ private func depthwiseForward(
                 }
             }
         }
+        stage.rowsFinished(out, rows: (r.lowerBound * wo)..<(r.upperBound * wo))
     }
 }
 
@@ -535,6 +580,7 @@ private func depthwiseBackward(
                     }
                 }
             }
+            gx.rowsFinished((r.lowerBound * wid)..<(r.upperBound * wid))
         }
     }
     if let gw {

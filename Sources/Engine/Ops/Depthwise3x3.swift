@@ -113,6 +113,7 @@ func depthwise3x3Forward(
                 }
             }
         }
+        stage.rowsFinished(out, rows: (r.lowerBound * wo)..<(r.upperBound * wo))
     }
     }
 }
@@ -185,6 +186,7 @@ func depthwise3x3BackwardInput(
                 }
             }
         }
+        gx.rowsFinished((r.lowerBound * wid)..<(r.upperBound * wid))
     }
     }
     }

@@ -82,6 +82,7 @@ func fewChannelForward(
                 }
             }
         }
+        stage.rowsFinished(out, rows: (r.lowerBound * wo)..<(r.upperBound * wo))
     }
 }
 
@@ -146,6 +147,7 @@ private func fewChannelForward16(
                 }
             }
         }
+        stage.rowsFinished(out, rows: (r.lowerBound * wo)..<(r.upperBound * wo))
     }
 }
 

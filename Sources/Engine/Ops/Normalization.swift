@@ -24,6 +24,26 @@ public enum BatchNormSync {
     }
 }
 
+/// Whether batch norm's statistics and gradient sums are gathered by the convolutions beside it as
+/// they write (the default), or found in passes of batch norm's own: the same results either way,
+/// scoped like the engine's other settings (benchmarks compare the two).
+public enum BatchNormFusion {
+    @TaskLocal static var enabled = true
+    /// Smallest gradient (bytes) whose writer gathers batch norm's backward sums. Below it the gradient
+    /// is still in the last-level cache when batch norm's own pass reads it, and on the Zen 4 that
+    /// pass was faster than gathering (bench engine, 4 and 2 MB layers: backward at 0.12-0.18 of
+    /// memcpy on its own, 0.07-0.12 gathered; 16 and 33 MB layers: 0.19-0.39 on its own, 0.20-0.44 gathered).
+    @TaskLocal static var minimumGatheredGradientBytes = 8 << 20
+
+    /// True unless inside `withoutFusion`.
+    public static var isEnabled: Bool { enabled }
+
+    /// Runs `body` (forward and backward) with batch norm finding its sums in its own passes.
+    public static func withoutFusion<T>(_ body: () throws -> T) rethrows -> T {
+        try $enabled.withValue(false, operation: body)
+    }
+}
+
 /// Per-channel loops over a (rows x c) matrix, run flat over tiles of whole rows.
 ///
 /// With few channels a loop per row is mostly loop overhead; a tile of
@@ -46,53 +66,6 @@ private struct ChannelTiling {
         for r in 0..<rowsPerTile { for j in 0..<channels { out[r * channels + j] = values[j] } }
         return out
     }
-
-    /// Folds tile-length accumulators back to one value per channel.
-    func fold(_ acc: UnsafePointer<Float>, into out: UnsafeMutablePointer<Double>) {
-        for r in 0..<rowsPerTile { for j in 0..<channels { out[j] += Double(acc[r * channels + j]) } }
-    }
-}
-
-/// Floats per block of the reductions, about: whole tiles of rows, the same for any thread count
-/// (so sums are bit-identical with any). Large enough that folding a block's tile accumulators
-/// into the per-channel sums (a tile of doubles per block) costs little beside the block itself,
-/// which with 8 channels and blocks of 256 rows it did not.
-private let reductionBlockFloats = 1 << 15
-
-/// Sums two per-channel quantities over the rows of a (rows x c) matrix.
-///
-/// `body(start, count, acc1, acc2)` adds the flat elements `start ..< start + count`
-/// (whole rows, starting on a tile boundary) into two tile-length float accumulators,
-/// element i going to slot i % tile. Blocks are combined in order in double.
-private func channelSums(
-    rows: Int, tiling: ChannelTiling,
-    _ body: (_ start: Int, _ count: Int, _ acc1: UnsafeMutablePointer<Float>, _ acc2: UnsafeMutablePointer<Float>) -> Void
-) -> ([Double], [Double]) {
-    let c = tiling.channels, tile = tiling.tile
-    let block = max(reductionBlockFloats / tile, 1) * tiling.rowsPerTile
-    let blocks = Parallel.blockCount(count: rows, blockSize: block)
-    let partial = Storage(count: max(1, blocks) * 2 * tile)
-    Parallel.forEachBlock(count: rows, blockSize: block) { b, r in
-        let acc = partial.pointer + b * 2 * tile
-        acc.initialize(repeating: 0, count: 2 * tile)
-        var row = r.lowerBound
-        while row < r.upperBound {
-            let n = min(tiling.rowsPerTile, r.upperBound - row)
-            body(row * c, n * c, acc, acc + tile)
-            row += n
-        }
-    }
-    var s1 = [Double](repeating: 0, count: c), s2 = [Double](repeating: 0, count: c)
-    s1.withUnsafeMutableBufferPointer { p1 in
-        s2.withUnsafeMutableBufferPointer { p2 in
-            for b in 0..<blocks {
-                let acc = partial.pointer + b * 2 * tile
-                tiling.fold(acc, into: p1.baseAddress!)
-                tiling.fold(acc + tile, into: p2.baseAddress!)
-            }
-        }
-    }
-    return (s1, s2)
 }
 
 /// Calls `body(start, count)` on runs of whole rows of at most one tile, in parallel.
@@ -116,9 +89,12 @@ extension Tensor {
     /// With `clampedTo` the output is clamped in the same pass (batch norm + ReLU6 as one op);
     /// the gradient then passes where the output lies strictly inside the range, exactly as
     /// a separate `clamped` would pass it, recomputed from the input instead of stored.
+    /// `moments`: this tensor's per-channel moments, gathered by the conv that wrote it
+    /// (`conv2dGatheringMoments`); in training mode batch norm then skips its own pass to find
+    /// them, with the same result.
     public func batchNorm(
         scale: Tensor, shift: Tensor, runningMean: Tensor, runningVariance: Tensor,
-        epsilon: Float = 1e-3, mode: BatchNormMode, clampedTo range: ClosedRange<Float>? = nil
+        epsilon: Float = 1e-3, mode: BatchNormMode, clampedTo range: ClosedRange<Float>? = nil, moments: ChannelMoments? = nil
     ) -> Tensor {
         let c = shape.last ?? 1
         precondition(scale.shape == [c] && shift.shape == [c] && runningMean.shape == [c] && runningVariance.shape == [c],
@@ -135,19 +111,10 @@ extension Tensor {
         switch mode {
         case .training(let momentum):
             precondition(rows > 1, "batchNorm in training mode needs more than one value per channel")
-            // Shifting by the first row keeps the one-pass variance accurate.
-            let shiftRow = Array(UnsafeBufferPointer(start: x, count: c))
-            let (s1, s2) = tiling.repeated(shiftRow).withUnsafeBufferPointer { k in
-                let k = k.baseAddress!
-                return channelSums(rows: rows, tiling: tiling) { start, n, a1, a2 in
-                    let xs = x + start
-                    for i in 0..<n { let d = xs[i] - k[i]; a1[i] += d; a2[i] += d * d }
-                }
-            }
-            var m = Double(rows)
+            if let moments { precondition(moments.shape == shape, "batchNorm: moments of a \(moments.shape) tensor for \(shape)") }
             // Per channel: the mean and the sum of squared deviations (M2) of this batch.
-            var means = (0..<c).map { Double(shiftRow[$0]) + s1[$0] / m }
-            var m2 = (0..<c).map { max(0, s2[$0] - s1[$0] * s1[$0] / m) }
+            var (_, means, m2) = (moments ?? ChannelMoments(shape: shape)).finish(x)
+            var m = Double(rows)
             if let reducer {
                 // Combined over the processes in rank order (Chan et al.'s parallel variance): the same on every process.
                 let parts = reducer.gather([m] + means + m2)
@@ -190,25 +157,16 @@ extension Tensor {
         let input = self
         let clamped = range != nil
         let (tileA, tileB) = (tiling.repeated(a), tiling.repeated(b))
-        return Tensor.result(shape: shape, storage: out, inputs: [self, scale, shift]) { g in
-            // With the clamp, the gradient g passes where the output is strictly inside [lo, hi]:
-            // where x * a + b is, recomputed exactly as the forward pass computed it (cheaper
-            // than reading the output, a third stream beside x and g in a memory-bound pass).
-            // Per channel: sum of g and of g * xhat, xhat = (x - mean) * invStd.
-            let (sg, sgx) = withPointers(tiling.repeated(mean), tiling.repeated(invStd), tileA, tileB) { pm, pi, pa, pb in
-                channelSums(rows: rows, tiling: tiling) { start, n, a1, a2 in
-                    let xs = x + start, gs = g + start
-                    if clamped {
-                        for i in 0..<n {
-                            let z = xs[i] * pa[i] + pb[i]
-                            let gi = z > lo && z < hi ? gs[i] : 0
-                            a1[i] += gi; a2[i] += gi * (xs[i] - pm[i]) * pi[i]
-                        }
-                    } else {
-                        for i in 0..<n { a1[i] += gs[i]; a2[i] += gs[i] * (xs[i] - pm[i]) * pi[i] }
-                    }
-                }
-            }
+        // With the clamp, the gradient g passes where the output is strictly inside [lo, hi]:
+        // where x * a + b is, recomputed exactly as the forward pass computed it (cheaper
+        // than reading the output, a third stream beside x and g in a memory-bound pass).
+        // Per channel: sum of g and of g * xhat, xhat = (x - mean) * invStd, gathered by the
+        // gradient's writer where it can (the conv after this batch norm), the rest here.
+        // Made only where a backward pass can follow: the sums keep the input alive.
+        let records = Autodiff.isRecording && (requiresGrad || scale.requiresGrad || shift.requiresGrad)
+        let sums = records ? BatchNormGradientSums(input: self, a: a, b: b, mean: mean, invStd: invStd, clamp: range) : nil
+        let output = Tensor.result(shape: shape, storage: out, inputs: [self, scale, shift]) { g in
+            let (sg, sgx) = sums!.finish(g)
             if scale.requiresGrad {
                 let p = scale.ensureGrad().pointer
                 for j in 0..<c { p[j] += Float(sgx[j]) }
@@ -252,6 +210,8 @@ extension Tensor {
                 }
             }
         }
+        output.batchNormGradientSums = sums
+        return output
     }
 }
 
