@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the built-in default: set up and build (release); check the engine;
 # synthesize the default data set if it is missing and split it by app; train the
-# quickstart detector (13 minutes on 2 Zen 4 cores, about 45 on a 2.5 GHz Xeon before issue 29; a second call resumes or reuses it);
+# quickstart detector (13-15 minutes on 2 Zen 4 cores, about 45 on a 2.5 GHz Xeon before issue 29; a second call resumes or reuses it);
 # evaluate its best checkpoint on the held-out test screens; train the icon-interactivity model and
 # the icon classifier beside it; describe the test screens and score the descriptions.
 # Extra arguments go to `uidetect train` (e.g. --set steps=500).
