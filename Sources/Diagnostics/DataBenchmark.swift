@@ -90,7 +90,6 @@ public struct DataBenchmark {
             progress("run \(r + 1)/\(runs): all augmentations, screens kept in memory")
             fromMemory.append(try timed(cached))
         }
-        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         return DataBenchmarkReport(workers: workers, batchSize: batchSize, screens: set.count,
                                    size: set.readers[0].imageSize.map { "\($0)" } ?? "-",
                                    augmentedScreensPerSecond: median(augmented), readOnlyScreensPerSecond: median(plain),

@@ -241,8 +241,9 @@ public struct EngineBenchmark {
                 }
             }
         }
-        func median(_ t: [Double]) -> Double { t.sorted()[t.count / 2] * 1e3 }
-        let ms = times.map { EngineBenchmarkReport.PassMilliseconds(forward: median($0[0]), backwardData: median($0[1]), backwardWeight: median($0[2])) }
+        let ms = times.map {
+            EngineBenchmarkReport.PassMilliseconds(forward: median($0[0]) * 1e3, backwardData: median($0[1]) * 1e3, backwardWeight: median($0[2]) * 1e3)
+        }
         let flops = s.forwardFLOPs / 1e6  // per pass, in units that turn milliseconds into GFLOP/s
         func rate(_ m: EngineBenchmarkReport.PassMilliseconds) -> EngineBenchmarkReport.PassMilliseconds {
             .init(forward: flops / m.forward, backwardData: flops / m.backwardData, backwardWeight: flops / m.backwardWeight)
@@ -312,7 +313,7 @@ public struct EngineBenchmark {
             (z, zOwn, zAlone) = (x, x, x)  // release the graphs before the next round
             if round > 0 { for (k, v) in times.enumerated() { t[k].append(v) } }
         }
-        let m = t.map { $0.sorted()[$0.count / 2] }
+        let m = t.map(median)
         let gather = max(0, m[2] - m[0])
         // Differences of medians: floored at a twentieth of the unfused time so that noise cannot make them vanish.
         let (forward, ownForward) = (max(0.05 * m[1], gather + m[3]), m[1])
@@ -326,11 +327,4 @@ public struct EngineBenchmark {
                      memcpyGBps: memcpy, forwardRatio: ratio(2, forward), backwardRatio: ratio(3, backward),
                      gatherMilliseconds: gather * 1e3, ownPassForwardRatio: ratio(2, ownForward), ownPassBackwardRatio: ratio(3, ownBackward))
     }
-}
-
-/// Seconds `body` takes, once.
-private func seconds(_ body: () -> Void) -> Double {
-    let start = monotonicSeconds()
-    body()
-    return monotonicSeconds() - start
 }

@@ -148,7 +148,6 @@ public struct EvaluationBenchmark {
             total.append(monotonicSeconds() - start)
             parse.append(parsed - start)
         }
-        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
 
         progress("timing pycocotools evaluate + accumulate")
         let gtURL = dir.appendingPathComponent("gt.json"), cocoDetsURL = dir.appendingPathComponent("dets.json")

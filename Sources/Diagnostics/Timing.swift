@@ -2,32 +2,30 @@ import Engine
 import Foundation
 
 
+/// Wall time of one call of `body`.
+func seconds(_ body: () -> Void) -> Double {
+    let start = monotonicSeconds()
+    body()
+    return monotonicSeconds() - start
+}
+
+/// The middle value of `values` (the upper one of the two middle values of an even count).
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
 /// Median wall time of `repeats` calls of `body`, after one untimed warm-up call.
 func medianSeconds(repeats: Int, _ body: () -> Void) -> Double {
     body()
-    var times: [Double] = []
-    for _ in 0..<max(1, repeats) {
-        let start = monotonicSeconds()
-        body()
-        times.append(monotonicSeconds() - start)
-    }
-    times.sort()
-    return times[times.count / 2]
+    return median((0..<max(1, repeats)).map { _ in seconds(body) })
 }
 
 /// Median seconds of `body` over `repeats` runs after one warm-up, each run given what an untimed
 /// `setup` made for it (a forward pass before a timed backward pass).
 func medianSeconds<Prepared>(repeats: Int, setup: () -> Prepared, _ body: (Prepared) -> Void) -> Double {
     body(setup())
-    var times: [Double] = []
-    for _ in 0..<max(1, repeats) {
+    return median((0..<max(1, repeats)).map { _ in
         let prepared = setup()
-        let start = monotonicSeconds()
-        body(prepared)
-        times.append(monotonicSeconds() - start)
-    }
-    times.sort()
-    return times[times.count / 2]
+        return seconds { body(prepared) }
+    })
 }
 
 /// Runs a Python `script` (written into `folder`) with `arguments` and parses the JSON

@@ -159,7 +159,6 @@ public struct TrainingBenchmark {
                 torchNCHW.append(try torch.trainImagesPerSecond(threads: Parallel.threadCount, batch: batchSize, steps: steps, channelsLast: false))
             }
         }
-        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
         func medianOrNil(_ v: [Double]) -> Double? { v.isEmpty ? nil : median(v) }
         let ratios = zip(aloneTimes, torchChannelsLast).map { Double(batchSize) / $0 / $1 }
         var partSeconds: [String: Double] = [:]
