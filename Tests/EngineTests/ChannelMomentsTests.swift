@@ -14,8 +14,8 @@ final class ChannelMomentsTests: XCTestCase {
     }
 
     func testMomentsMatchTwoPassDoublesAtALargeOffset() {
-        // Vector (8, 16 channels) and scalar (5) paths; groups of 16-256 rows and a partial last group.
-        for c in [5, 8, 16] {
+        // Vector (8, 16, 16 + 8 channels) and scalar (5) paths; groups of 16-256 rows and a partial last group.
+        for c in [5, 8, 16, 24] {
             let rows = 1003
             let x = randomInput([rows, c], in: -1...1, seed: 50, requiresGrad: false)
             let values = x.scalars.enumerated().map { 1000 + 0.03 * $0.element + Float($0.offset % c) }

@@ -195,10 +195,10 @@ func depthwise3x3BackwardInput(
 /// One window row's three tap sums plus four adjacent outputs' dy `g` times their inputs: output k
 /// reads columns k, k + 1, k + 2 from `q`, so the four share 6 column loads (12 without sharing).
 @inline(__always)
-private func quadTaps(_ t: (Vec, Vec, Vec), _ q: UnsafePointer<Float>, _ g: (Vec, Vec, Vec, Vec), c: Int) -> (Vec, Vec, Vec) {
-    let (x0, x1, x2, x3, x4, x5) = (load(q), load(q + c), load(q + 2 * c), load(q + 3 * c), load(q + 4 * c), load(q + 5 * c))
+private func quadTaps<V: SIMD & WinogradLanes>(_ t: (V, V, V), _ q: UnsafePointer<Float>, _ g: (V, V, V, V), c: Int) -> (V, V, V) where V.Scalar == Float {
+    let (x0, x1, x2, x3, x4, x5) = (V(loading: q), V(loading: q + c), V(loading: q + 2 * c), V(loading: q + 3 * c), V(loading: q + 4 * c), V(loading: q + 5 * c))
     // Two pairs summed apart and then into t: one dependent add per quad on each accumulator, not four.
-    @inline(__always) func four(_ a: Vec, _ b: Vec, _ d: Vec, _ e: Vec) -> Vec {
+    @inline(__always) func four(_ a: V, _ b: V, _ d: V, _ e: V) -> V {
         (g.0 * a).addingProduct(g.1, b) + (g.2 * d).addingProduct(g.3, e)
     }
     return (t.0 + four(x0, x1, x2, x3), t.1 + four(x1, x2, x3, x4), t.2 + four(x2, x3, x4, x5))
@@ -206,66 +206,29 @@ private func quadTaps(_ t: (Vec, Vec, Vec), _ q: UnsafePointer<Float>, _ g: (Vec
 
 /// Output rows per block of the weight gradient (each block keeps its own partial sums):
 /// at most 16, and few enough that the block's input rows stay in L2 across the
-/// block's passes, one per 8 channels. Depends on the shape only.
+/// block's passes, one per 16 channels. Depends on the shape only.
 private func weightRowsPerBlock(width: Int, channels: Int) -> Int {
     max(1, min(16, (1 << 15) / max(1, width * channels)))
 }
 
-/// dW: for each 8-channel group, 9 tap accumulators in registers over a block of output rows.
+/// dW: for each group of 16 (or 8) channels, 9 tap accumulators in registers over a block of output rows.
 func depthwise3x3BackwardWeight(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, gw: GradientTarget
 ) {
-    let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
-    let (ho, wo) = (geo.outHeight, geo.outWidth)
-    let lines = geo.batch * ho
-    let rowsPerBlock = weightRowsPerBlock(width: wid, channels: c)
+    let c = geo.inChannels
+    let lines = geo.batch * geo.outHeight
+    let rowsPerBlock = weightRowsPerBlock(width: geo.width, channels: c)
     let blocks = Parallel.blockCount(count: lines, blockSize: rowsPerBlock)
     let partial = Storage(count: blocks * 9 * c)
     // Runs of four interior output columns with stride 1 (`quadTaps`), as in the forward pass.
     let (lo, quads) = geo.outputColumnRuns
     Parallel.forEachBlock(count: lines, blockSize: rowsPerBlock) { b, r in
         let acc = partial.pointer + b * 9 * c
-        for j in stride(from: 0, to: c, by: 8) {
-            var t = (Vec(), Vec(), Vec(), Vec(), Vec(), Vec(), Vec(), Vec(), Vec())
-            for line in r {
-                let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
-                let (r0, r1, r2) = rows(x + n * h * wid * c, top: oy * s - p, height: h, rowFloats: wid * c)
-                let g = gy + line * wo * c + j
-                for k in 0..<quads {
-                    let ox = lo + 4 * k
-                    let gq = (load(g + ox * c), load(g + (ox + 1) * c), load(g + (ox + 2) * c), load(g + (ox + 3) * c))
-                    let offset = (ox - p) * c + j
-                    if let q = r0 { (t.0, t.1, t.2) = quadTaps((t.0, t.1, t.2), q + offset, gq, c: c) }
-                    if let q = r1 { (t.3, t.4, t.5) = quadTaps((t.3, t.4, t.5), q + offset, gq, c: c) }
-                    if let q = r2 { (t.6, t.7, t.8) = quadTaps((t.6, t.7, t.8), q + offset, gq, c: c) }
-                }
-                for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads {
-                    let gv = load(g + ox * c)
-                    let ix0 = ox * s - p
-                    if ix0 >= 0 && ix0 + 2 < wid {
-                        if let q = r0.map({ $0 + ix0 * c + j }) {
-                            t.0 = t.0.addingProduct(gv, load(q)); t.1 = t.1.addingProduct(gv, load(q + c)); t.2 = t.2.addingProduct(gv, load(q + 2 * c))
-                        }
-                        if let q = r1.map({ $0 + ix0 * c + j }) {
-                            t.3 = t.3.addingProduct(gv, load(q)); t.4 = t.4.addingProduct(gv, load(q + c)); t.5 = t.5.addingProduct(gv, load(q + 2 * c))
-                        }
-                        if let q = r2.map({ $0 + ix0 * c + j }) {
-                            t.6 = t.6.addingProduct(gv, load(q)); t.7 = t.7.addingProduct(gv, load(q + c)); t.8 = t.8.addingProduct(gv, load(q + 2 * c))
-                        }
-                    } else {
-                        for kx in 0..<3 where ix0 + kx >= 0 && ix0 + kx < wid {
-                            let off = (ix0 + kx) * c + j
-                            if let q = r0 { let v = gv * load(q + off); switch kx { case 0: t.0 += v; case 1: t.1 += v; default: t.2 += v } }
-                            if let q = r1 { let v = gv * load(q + off); switch kx { case 0: t.3 += v; case 1: t.4 += v; default: t.5 += v } }
-                            if let q = r2 { let v = gv * load(q + off); switch kx { case 0: t.6 += v; case 1: t.7 += v; default: t.8 += v } }
-                        }
-                    }
-                }
-            }
-            store(t.0, acc + 0 * c + j); store(t.1, acc + 1 * c + j); store(t.2, acc + 2 * c + j)
-            store(t.3, acc + 3 * c + j); store(t.4, acc + 4 * c + j); store(t.5, acc + 5 * c + j)
-            store(t.6, acc + 6 * c + j); store(t.7, acc + 7 * c + j); store(t.8, acc + 8 * c + j)
-        }
+        // 16 channels (a whole cache line of each pixel) per walk down the block where they fit: with 8,
+        // two walks each read half of every line. Each lane does the same arithmetic, so the bits do not change.
+        var j = 0
+        while j + 16 <= c { weightTaps(SIMD16<Float>.self, geo, x: x, gy: gy, lines: r, channel: j, runs: (lo, quads), into: acc); j += 16 }
+        while j < c { weightTaps(SIMD8<Float>.self, geo, x: x, gy: gy, lines: r, channel: j, runs: (lo, quads), into: acc); j += 8 }
     }
     // Fixed block order keeps the sum bit-identical run to run.
     let count = 9 * c
@@ -274,4 +237,54 @@ func depthwise3x3BackwardWeight(
         let src = partial.pointer + b * count
         for i in 0..<count { gw.pointer[i] += src[i] }
     }
+}
+
+/// The 9 tap sums of channels j..<j + lanes over output rows `lines`, kept in registers, stored at `acc`.
+@inline(__always)
+private func weightTaps<V: SIMD & WinogradLanes>(
+    _: V.Type, _ geo: ConvGeometry, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, lines: Range<Int>, channel j: Int,
+    runs: (first: Int, count: Int), into acc: UnsafeMutablePointer<Float>
+) where V.Scalar == Float {
+    let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
+    let (ho, wo) = (geo.outHeight, geo.outWidth)
+    let (lo, quads) = runs
+    var t = (V(), V(), V(), V(), V(), V(), V(), V(), V())
+    for line in lines {
+        let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
+        let (r0, r1, r2) = rows(x + n * h * wid * c, top: oy * s - p, height: h, rowFloats: wid * c)
+        let g = gy + line * wo * c + j
+        for k in 0..<quads {
+            let ox = lo + 4 * k
+            let gq = (V(loading: g + ox * c), V(loading: g + (ox + 1) * c), V(loading: g + (ox + 2) * c), V(loading: g + (ox + 3) * c))
+            let offset = (ox - p) * c + j
+            if let q = r0 { (t.0, t.1, t.2) = quadTaps((t.0, t.1, t.2), q + offset, gq, c: c) }
+            if let q = r1 { (t.3, t.4, t.5) = quadTaps((t.3, t.4, t.5), q + offset, gq, c: c) }
+            if let q = r2 { (t.6, t.7, t.8) = quadTaps((t.6, t.7, t.8), q + offset, gq, c: c) }
+        }
+        for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads {
+            let gv = V(loading: g + ox * c)
+            let ix0 = ox * s - p
+            if ix0 >= 0 && ix0 + 2 < wid {
+                if let q = r0.map({ $0 + ix0 * c + j }) {
+                    t.0 = t.0.addingProduct(gv, V(loading: q)); t.1 = t.1.addingProduct(gv, V(loading: q + c)); t.2 = t.2.addingProduct(gv, V(loading: q + 2 * c))
+                }
+                if let q = r1.map({ $0 + ix0 * c + j }) {
+                    t.3 = t.3.addingProduct(gv, V(loading: q)); t.4 = t.4.addingProduct(gv, V(loading: q + c)); t.5 = t.5.addingProduct(gv, V(loading: q + 2 * c))
+                }
+                if let q = r2.map({ $0 + ix0 * c + j }) {
+                    t.6 = t.6.addingProduct(gv, V(loading: q)); t.7 = t.7.addingProduct(gv, V(loading: q + c)); t.8 = t.8.addingProduct(gv, V(loading: q + 2 * c))
+                }
+            } else {
+                for kx in 0..<3 where ix0 + kx >= 0 && ix0 + kx < wid {
+                    let off = (ix0 + kx) * c + j
+                    if let q = r0 { let v = gv * V(loading: q + off); switch kx { case 0: t.0 += v; case 1: t.1 += v; default: t.2 += v } }
+                    if let q = r1 { let v = gv * V(loading: q + off); switch kx { case 0: t.3 += v; case 1: t.4 += v; default: t.5 += v } }
+                    if let q = r2 { let v = gv * V(loading: q + off); switch kx { case 0: t.6 += v; case 1: t.7 += v; default: t.8 += v } }
+                }
+            }
+        }
+    }
+    t.0.store(to: acc + 0 * c + j); t.1.store(to: acc + 1 * c + j); t.2.store(to: acc + 2 * c + j)
+    t.3.store(to: acc + 3 * c + j); t.4.store(to: acc + 4 * c + j); t.5.store(to: acc + 5 * c + j)
+    t.6.store(to: acc + 6 * c + j); t.7.store(to: acc + 7 * c + j); t.8.store(to: acc + 8 * c + j)
 }
