@@ -286,7 +286,8 @@ private func entryStride(tiles t: Int, channels c: Int) -> Int { t * c + 16 }
 
 // MARK: - Transforms
 
-/// Lanes of channels a transform works on at once: 16 or 8 in registers, or 1 for the remainder.
+/// Lanes of channels a kernel works on at once: 16 or 8 in registers, or 1 for the remainder (Winograd's
+/// transforms; also the per-channel walks of batch norm's sums and the depthwise weight gradient).
 protocol WinogradLanes {
     init(loading p: UnsafePointer<Float>)
     init(repeating: Float)
