@@ -53,7 +53,9 @@ let package = Package(
         // Where commands write: output folders staged and replaced only when they hold what the command
         // wrote, output files that are never an input, plain sentences for file-system errors.
         .target(name: "Outputs"),
-        .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "Workers"]),
+        // Non-temporal stores for the engine's passes over tensors larger than the caches (Swift has no spelling for them).
+        .target(name: "StreamingStores"),
+        .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "StreamingStores", "Workers"]),
         // Parameterised building blocks with named parameters.
         .target(name: "Layers", dependencies: ["Engine"]),
         // Optimizers, learning-rate schedules, gradient clipping.

@@ -1,4 +1,4 @@
-import Engine
+@testable import Engine
 import TestSupport
 import XCTest
 
@@ -79,6 +79,28 @@ final class FusedBatchNormTests: XCTestCase {
                 return [y.scalars, x.grad!, g.grad!, b.grad!, rm.scalars, rv.scalars]
             }
             XCTAssertEqual(run(fused: true), run(fused: false), "\(mode)")
+        }
+    }
+
+    /// Passes that write with streaming stores give the same bits as plain stores: with and without
+    /// the clamp, on tiles whose starts are 64-byte aligned (16 channels) and on some that are not
+    /// (24 channels: 21-row tiles, written plain).
+    func testStreamingStoresChangeNoBits() {
+        for (shape, clamp) in [([2, 5, 6, 16], true), ([2, 5, 6, 16], false), ([3, 7, 9, 24], true), ([3, 7, 9, 24], false)] {
+            func run(streaming: Bool) -> [[Float]] {
+                StreamingPolicy.$minimumBytes.withValue(streaming ? 0 : .max) {
+                    let c = shape.last!
+                    let x = randomInput(shape, in: -4...4, seed: 38)
+                    let (g, b, rm, rv) = parameters(c)
+                    let scale = randomInput(shape, seed: 39, requiresGrad: false)
+                    let y = x.batchNorm(scale: g, shift: b, runningMean: rm, runningVariance: rv, mode: .training(momentum: 0.1),
+                                        clampedTo: clamp ? 0...6 : nil)
+                    (y * scale).sum().backward()
+                    return [y.scalars, x.grad!, g.grad!, b.grad!]
+                }
+            }
+            let (streamed, plain) = (run(streaming: true), run(streaming: false))
+            XCTAssertTrue(streamed == plain, "\(shape), clamp \(clamp): streaming stores changed the results")
         }
     }
 

@@ -147,6 +147,8 @@ func depthwise3x3BackwardInput(
     // columns whose dy columns ix + p - 2 ... ix + p all exist go four at a time (`quadRow`, taps reversed).
     let lo = min(wid, max(0, 2 - p))
     let quads = s == 1 ? max(0, min(wid, wo - p) - lo) / 4 : 0
+    // With stride 2 and padding 1, input columns 2k and 2k + 1 go in pairs (`stride2Pair`) while dy column k + 1 exists.
+    let pairs = s == 2 && p == 1 ? max(0, min(wo - 1, wid / 2)) : 0
     let zeros = [Float](repeating: 0, count: wo * c)
     zeros.withUnsafeBufferPointer { zeroRow in
     table.withUnsafeBufferPointer { tableBuffer in
@@ -175,7 +177,12 @@ func depthwise3x3BackwardInput(
                     store(a.0, e); store(a.1, e + c); store(a.2, e + 2 * c); store(a.3, e + 3 * c)
                 }
             }
-            for ix in 0..<wid where ix < lo || ix >= lo + 4 * quads {
+            for k in 0..<pairs {
+                var j = 0
+                while j + 16 <= c { stride2Pair(SIMD16<Float>.self, outRows, w: w, d: d, pair: k, channel: j, c: c, accumulate: gx.accumulate); j += 16 }
+                while j < c { stride2Pair(SIMD8<Float>.self, outRows, w: w, d: d, pair: k, channel: j, c: c, accumulate: gx.accumulate); j += 8 }
+            }
+            for ix in 2 * pairs..<wid where ix < lo || ix >= lo + 4 * quads {
                 let cols = (colTable[3 * ix], colTable[3 * ix + 1], colTable[3 * ix + 2])
                 for j in stride(from: 0, to: c, by: 8) {
                     var acc = gx.accumulate ? load(d + ix * c + j) : Vec()
@@ -190,6 +197,29 @@ func depthwise3x3BackwardInput(
     }
     }
     }
+}
+
+/// Input columns 2k and 2k + 1 of a stride-2, padding-1 dX row, channels j..<j + lanes: column 2k takes
+/// tap kx = 1 of dy column k, column 2k + 1 taps kx = 0 of column k + 1 and kx = 2 of column k. The pair
+/// loads its two dy columns once per dy row and runs without the gather's per-tap tests (stride-2 layers'
+/// dX ran at a third of memcpy or less). The sums go in the gather's order, rows ky = 0, 1, 2 and then
+/// taps kx = 0, 1, 2, so the bits are the gather's.
+@inline(__always)
+private func stride2Pair<V: SIMD & WinogradLanes>(
+    _: V.Type, _ rows: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), w: UnsafePointer<Float>,
+    d: UnsafeMutablePointer<Float>, pair k: Int, channel j: Int, c: Int, accumulate: Bool
+) where V.Scalar == Float {
+    let e = d + 2 * k * c + j
+    var (even, odd) = accumulate ? (V(loading: e), V(loading: e + c)) : (V(), V())
+    @inline(__always) func row(_ r: UnsafePointer<Float>?, ky: Int) {
+        guard let r else { return }
+        let (g0, g1) = (V(loading: r + k * c + j), V(loading: r + (k + 1) * c + j))
+        let taps = w + 3 * ky * c + j
+        even = even.addingProduct(g0, V(loading: taps + c))
+        odd = odd.addingProduct(g1, V(loading: taps)).addingProduct(g0, V(loading: taps + 2 * c))
+    }
+    row(rows.0, ky: 0); row(rows.1, ky: 1); row(rows.2, ky: 2)
+    even.store(to: e); odd.store(to: e + c)
 }
 
 /// One window row's three tap sums plus four adjacent outputs' dy `g` times their inputs: output k
