@@ -201,9 +201,8 @@ func depthwise3x3BackwardInput(
 
 /// Input columns 2k and 2k + 1 of a stride-2, padding-1 dX row, channels j..<j + lanes: column 2k takes
 /// tap kx = 1 of dy column k, column 2k + 1 taps kx = 0 of column k + 1 and kx = 2 of column k. The pair
-/// loads its two dy columns once per dy row and runs without the gather's per-tap tests (stride-2 layers'
-/// dX ran at a third of memcpy or less). The sums go in the gather's order, rows ky = 0, 1, 2 and then
-/// taps kx = 0, 1, 2, so the bits are the gather's.
+/// loads its two dy columns once per dy row and runs without the gather's per-tap tests. The sums go in
+/// the gather's order, rows ky = 0, 1, 2 and then taps kx = 0, 1, 2, so the bits are the gather's.
 @inline(__always)
 private func stride2Pair<V: SIMD & WinogradLanes>(
     _: V.Type, _ rows: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), w: UnsafePointer<Float>,

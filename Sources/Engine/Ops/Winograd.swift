@@ -18,8 +18,9 @@ import Foundation
 ///
 /// - Backward data is the same conv of dY with the kernel turned 180° and its in/out
 ///   channels swapped: its U is transformed from the turned kernel with its channels swapped,
-///   [ξ][Cout][Cin], so that its GEMM is the forward's plain product (OpenBLAS's small-matrix
-///   path takes a transposed B about 30% slower at these sizes: 74 against 107 GFLOP/s at 64^3 on the Zen 4).
+///   [ξ][Cout][Cin], so that its GEMM is the forward's plain product: at these sizes OpenBLAS
+///   sends a transposed B through its packed path and the plain product to its small-matrix
+///   kernel (74 against 107 GFLOP/s at 64^3 on one Zen 4 core).
 /// - Backward weights: dM_t = A dY_t A^T, dU[ξ] = sum over tiles of V[ξ]^T dM[ξ] (one GEMM
 ///   per ξ with the long reduction over tiles), dg = G^T dU G.
 ///
