@@ -297,8 +297,7 @@ private func gemmConvBackward(
         }
         if let gx, panelGEMMApplies(n: cin, k: cout) {
             // dX = dY W^T, with W^T (cout x cin, a few KB) made once.
-            let wT = Storage(count: cin * cout)
-            for i in 0..<cin { for o in 0..<cout { wT.pointer[o * cin + i] = w[i * cout + o] } }
+            let wT = channelsSwapped(w, taps: 1, inChannels: cin, outChannels: cout)
             panelGEMM(m: rows, n: cin, k: cout, a: gy, lda: cout, b: wT.pointer, accumulate: gx.accumulate, c: gx.pointer, ldc: cin,
                       rowsDone: gx.rowsDone)
         } else if let gx {
@@ -639,4 +638,15 @@ private func depthwiseBackward(
             for j in 0..<n { gw.pointer[j] += acc[j] }
         }
     }
+}
+
+/// The HWIO kernel `w` with its in and out channels swapped, w'[tap][co][ci] = w[tap][ci][co]: the
+/// backward data passes read the kernel this way round (a 1x1 conv's W^T; Winograd's turned kernel).
+func channelsSwapped(_ w: UnsafePointer<Float>, taps: Int, inChannels cin: Int, outChannels cout: Int) -> Storage {
+    let swapped = Storage(count: taps * cin * cout)
+    for tap in 0..<taps {
+        let (from, to) = (w + tap * cin * cout, swapped.pointer + tap * cin * cout)
+        for ci in 0..<cin { for co in 0..<cout { to[co * cin + ci] = from[ci * cout + co] } }
+    }
+    return swapped
 }

@@ -97,15 +97,15 @@ enum StreamingPolicy {
     static func streams(_ count: Int) -> Bool { count * MemoryLayout<Float>.stride >= minimumBytes }
 }
 
-/// out[i] = vector(i) for 16 floats at a time with streaming stores, where `out` is 64-byte aligned (those
-/// stores need it), the rest plain (scalar(i)); false, with nothing written, where `out` is not aligned.
+/// out[i] = vector(i) for the whole runs of 16 of 0..<n, with streaming stores, when `streaming` and `out`
+/// is 64-byte aligned (those stores need it): how many floats it wrote (none otherwise), the caller's
+/// plain loop writing the rest.
 @inline(__always)
-private func streamed(_ n: Int, to out: UnsafeMutablePointer<Float>, _ vector: (Int) -> SIMD16<Float>, _ scalar: (Int) -> Float) -> Bool {
-    guard Int(bitPattern: out) & 63 == 0 else { return false }
+private func streamedPrefix(_ n: Int, to out: UnsafeMutablePointer<Float>, streaming: Bool, _ vector: (Int) -> SIMD16<Float>) -> Int {
+    guard streaming, Int(bitPattern: out) & 63 == 0 else { return 0 }
     var i = 0
     while i + 16 <= n { uidetect_stream16(out + i, vector(i)); i += 16 }
-    while i < n { out[i] = scalar(i); i += 1 }
-    return true
+    return i
 }
 
 extension Tensor {
@@ -176,16 +176,14 @@ extension Tensor {
             forEachTile(rows: rows, tiling: tiling, streaming: streams) { start, n in
                 let xs = x + start, ys = out.pointer + start
                 // The same operations in the same order as the plain loops below: the same bits.
-                if streams, streamed(n, to: ys, { i in
+                let done = streamedPrefix(n, to: ys, streaming: streams) { i in
                     let z = SIMD16(loading: xs + i) * SIMD16(loading: pa + i) + SIMD16(loading: pb + i)
                     return range == nil ? z : VectorMath.clamped(z, lo, hi)
-                }, { i in range == nil ? xs[i] * pa[i] + pb[i] : Swift.min(Swift.max(xs[i] * pa[i] + pb[i], lo), hi) }) {
-                    return
                 }
                 if range == nil {
-                    for i in 0..<n { ys[i] = xs[i] * pa[i] + pb[i] }
+                    for i in done..<n { ys[i] = xs[i] * pa[i] + pb[i] }
                 } else {
-                    for i in 0..<n { ys[i] = Swift.min(Swift.max(xs[i] * pa[i] + pb[i], lo), hi) }
+                    for i in done..<n { ys[i] = Swift.min(Swift.max(xs[i] * pa[i] + pb[i], lo), hi) }
                 }
             }
         }
@@ -238,18 +236,16 @@ extension Tensor {
                             let z = xs[i] * pa[i] + fb[i]
                             return z > lo && z < hi ? gs[i] : 0
                         }
-                        if streams, streamed(n, to: ds, { i in
+                        let done = streamedPrefix(n, to: ds, streaming: streams) { i in
                             let (xv, av, gv) = (SIMD16(loading: xs + i), SIMD16(loading: pa + i), SIMD16(loading: gs + i))
                             let kept = clamped ? gv.kept(where: xv * av + SIMD16(loading: fb + i), inside: SIMD16(repeating: lo), SIMD16(repeating: hi)) : gv
                             return av * kept + SIMD16(loading: pb + i) * xv + SIMD16(loading: pc + i)
-                        }, { i in pa[i] * (clamped ? passed(i) : gs[i]) + pb[i] * xs[i] + pc[i] }) {
-                            return
                         }
                         switch (add, clamped) {
-                        case (true, false): for i in 0..<n { ds[i] += pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
-                        case (false, false): for i in 0..<n { ds[i] = pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
-                        case (true, true): for i in 0..<n { ds[i] += pa[i] * passed(i) + pb[i] * xs[i] + pc[i] }
-                        case (false, true): for i in 0..<n { ds[i] = pa[i] * passed(i) + pb[i] * xs[i] + pc[i] }
+                        case (true, false): for i in done..<n { ds[i] += pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
+                        case (false, false): for i in done..<n { ds[i] = pa[i] * gs[i] + pb[i] * xs[i] + pc[i] }
+                        case (true, true): for i in done..<n { ds[i] += pa[i] * passed(i) + pb[i] * xs[i] + pc[i] }
+                        case (false, true): for i in done..<n { ds[i] = pa[i] * passed(i) + pb[i] * xs[i] + pc[i] }
                         }
                     }
                 }

@@ -154,7 +154,7 @@ func winogradForward(
 /// dX (+)= the conv of dY with the kernel turned 180° and its channels swapped, by Winograd.
 func winogradBackwardData(_ geo: ConvGeometry, tile: WinogradTile, w: UnsafePointer<Float>, gy: UnsafePointer<Float>, gx: GradientTarget) {
     func run<T: WinogradTransform>(_: T.Type) {
-        let swapped = channelsSwapped(w, inChannels: geo.inChannels, outChannels: geo.outChannels)
+        let swapped = channelsSwapped(w, taps: 9, inChannels: geo.inChannels, outChannels: geo.outChannels)
         let u = transformedWeights(T.self, swapped.pointer, inChannels: geo.outChannels, outChannels: geo.inChannels, turned: true)
         winogradConvolve(T.self, WinogradTiles(geo, T.self), input: gy, inChannels: geo.outChannels, u: u.pointer,
                          outChannels: geo.inChannels, stage: .none, out: gx.pointer, accumulate: gx.accumulate)
@@ -738,17 +738,6 @@ func transformedWeights<T: WinogradTransform>(
     while i + 8 <= matrix { pairs(SIMD8<Float>.self, i); i += 8 }
     while i < matrix { pairs(Float.self, i); i += 1 }
     return u
-}
-
-/// The HWIO kernel `w` with its in and out channels swapped, w'[tap][co][ci] = w[tap][ci][co]:
-/// backward data's conv reads the kernel this way round.
-private func channelsSwapped(_ w: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int) -> Storage {
-    let swapped = Storage(count: 9 * cin * cout)
-    for tap in 0..<9 {
-        let (from, to) = (w + tap * cin * cout, swapped.pointer + tap * cin * cout)
-        for ci in 0..<cin { for co in 0..<cout { to[co * cin + ci] = from[ci * cout + co] } }
-    }
-    return swapped
 }
 
 /// gw (+)= G^T dU G for each channel pair of dU ([ξ][Cin][Cout], entries `entryStride(tiles: cin, channels: cout)` apart).
