@@ -27,6 +27,11 @@ public struct TrainingBenchmarkReport: Codable {
     public var loopImagesPerSecond: Double
     /// Median seconds per step of the whole loop.
     public var loopStepSeconds: Double
+    /// The whole loop's rate over the step alone's, in each run: the two are timed in adjacent
+    /// blocks, so that both see the same load of a shared machine.
+    public var loopToStepRuns: [Double]
+    /// Median of `loopToStepRuns`.
+    public var loopToStep: Double
     /// Median seconds per step of the whole loop of each part (forward and backward together): backbone,
     /// fpn, heads, loss_and_matching (the loss; the matching runs on the pipeline's worker and shows in
     /// data_wait when the worker falls behind), optimizer, data_wait.
@@ -54,6 +59,7 @@ public struct TrainingBenchmarkReport: Codable {
         case torchImagesPerSecond = "torch_images_per_second", ratioToTorchChannelsLast = "ratio_to_torch_channels_last"
         case batchSize = "batch_size", imagesPerSecond = "images_per_second", stepSeconds = "step_seconds", partSeconds = "part_seconds"
         case loopImagesPerSecond = "loop_images_per_second", loopStepSeconds = "loop_step_seconds"
+        case loopToStepRuns = "loop_to_step_runs", loopToStep = "loop_to_step"
         case forwardGFLOPPerImage = "forward_gflop_per_image", trainedGFLOPPerSecond = "trained_gflop_per_second", peakResidentGiB = "peak_resident_gib"
     }
 
@@ -108,9 +114,16 @@ public struct TrainingBenchmark {
         defer { pipeline.stop() }
         let optimizer = SGD(parameters: model.parameters, momentum: 0.9, weightDecay: 4e-5)
         let profiler = Profiler()
+        // The step alone: one batch, matched once, stepped again and again (the images stay the same,
+        // which costs the engine nothing: no step depends on the values for its speed).
+        let (images, assigned) = try pipeline.next()
         var stepTimes: [Double] = [], partTimes: [[String: Double]] = []
+        var aloneTimes: [Double] = [], torchChannelsLast: [Double] = [], torchNCHW: [Double] = []
+        // Each run times a block of whole-loop steps and then a block of steps alone: on a shared
+        // machine the load drifts over a run, and adjacent blocks see the same. (Timing all loop
+        // runs before all alone runs put the loop at 81-105% of the step in one evening.)
         for r in 0..<runs {
-            progress("run \(r + 1)/\(runs)")
+            progress("whole loop, run \(r + 1)/\(runs)")
             var total = 0.0
             var parts: [String: Double] = [:]
             for k in 0...steps {
@@ -136,14 +149,10 @@ public struct TrainingBenchmark {
             }
             stepTimes.append(total / Double(steps))
             partTimes.append(parts.mapValues { $0 / Double(steps) })
-        }
-        // The step alone: one batch, matched once, stepped again and again (the images stay the same,
-        // which costs the engine nothing: no step depends on the values for its speed).
-        let (images, assigned) = try pipeline.next()
-        var aloneTimes: [Double] = [], torchChannelsLast: [Double] = [], torchNCHW: [Double] = []
-        for r in 0..<runs {
+            // Untimed: the pipeline refills the batches the loop took, so that its work falls in the loop's block alone.
+            pipeline.waitUntilPrefetched()
             progress("step alone, run \(r + 1)/\(runs)")
-            var total = 0.0
+            total = 0
             for k in 0...steps {
                 let t0 = monotonicSeconds()
                 optimizer.zeroGrad()
@@ -161,6 +170,7 @@ public struct TrainingBenchmark {
         }
         func medianOrNil(_ v: [Double]) -> Double? { v.isEmpty ? nil : median(v) }
         let ratios = zip(aloneTimes, torchChannelsLast).map { Double(batchSize) / $0 / $1 }
+        let loopToStep = zip(aloneTimes, stepTimes).map { $0 / $1 }
         var partSeconds: [String: Double] = [:]
         for key in Set(partTimes.flatMap(\.keys)) { partSeconds[key] = median(partTimes.map { $0[key] ?? 0 }) }
         let macs = model.convolutions(batch: 1).reduce(0) { $0 + $1.macs }
@@ -171,7 +181,8 @@ public struct TrainingBenchmark {
         let gflop = 2 * Double(macs) / 1e9
         return TrainingBenchmarkReport(config: name, batchSize: batchSize, threads: Parallel.threadCount, parameters: model.parameterCount,
                                        imagesPerSecond: imagesPerSecond, stepSeconds: median(aloneTimes),
-                                       loopImagesPerSecond: Double(batchSize) / median(stepTimes), loopStepSeconds: median(stepTimes), partSeconds: partSeconds,
+                                       loopImagesPerSecond: Double(batchSize) / median(stepTimes), loopStepSeconds: median(stepTimes),
+                                       loopToStepRuns: loopToStep, loopToStep: median(loopToStep), partSeconds: partSeconds,
                                        forwardGFLOPPerImage: gflop, trainedGFLOPPerSecond: 3 * gflop * imagesPerSecond, peakResidentGiB: peak, runs: runs,
                                        blasKernels: BLASKernels.current, torchChannelsLastImagesPerSecond: medianOrNil(torchChannelsLast),
                                        torchImagesPerSecond: medianOrNil(torchNCHW), ratioToTorchChannelsLast: medianOrNil(ratios))

@@ -144,6 +144,15 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
         return try item.get()
     }
 
+    /// Waits until the producer has `prefetch` batches ready (or has stopped), so that whatever runs
+    /// next shares the cores with no batch in the making.
+    public func waitUntilPrefetched() {
+        startIfNeeded()
+        condition.lock()
+        while queue.count < prefetch && !producerFinished && !stopped { condition.wait() }
+        condition.unlock()
+    }
+
     /// Stops the producer thread and waits until it has finished the batch it was preparing.
     public func stop() {
         condition.lock()

@@ -45,6 +45,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(object?["step_seconds"] as? Double ?? 0, 2 / alone, accuracy: 1e-9 * 2 / alone)
         XCTAssertEqual(object?["loop_step_seconds"] as? Double ?? 0, 2 / loop, accuracy: 1e-9 * 2 / loop)
         XCTAssertNotNil((object?["part_seconds"] as? [String: Double])?["data_wait"])
+        // One run: the loop over the step alone timed beside it is the ratio of the two rates.
+        XCTAssertEqual((object?["loop_to_step_runs"] as? [Double])?.count, 1)
+        XCTAssertEqual(object?["loop_to_step"] as? Double ?? 0, loop / alone, accuracy: 1e-9)
     }
 
     /// The damaged shards fuzzing found (Fuzz/Findings/libhdf5) make Debian bookworm's HDF5 1.10.8 read out

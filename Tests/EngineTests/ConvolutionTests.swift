@@ -45,6 +45,7 @@ final class ConvolutionTests: XCTestCase {
         Case(name: "depthwise 3x3 s2 c8k one row", x: [1, 1, 5, 16], k: (3, 3), cout: 16, stride: 2, padding: 1, groups: 16, bias: false),
         // Rows wide enough for the stride-1 kernels' runs of four columns, with columns left over.
         Case(name: "depthwise 3x3 s1 c8k wide", x: [1, 3, 13, 16], k: (3, 3), cout: 16, stride: 1, padding: 1, groups: 16, bias: true),
+        Case(name: "depthwise 3x3 s1 c24 wide", x: [1, 3, 13, 24], k: (3, 3), cout: 24, stride: 1, padding: 1, groups: 24, bias: false),
         Case(name: "depthwise 3x3 s1 no pad c8k wide", x: [1, 4, 11, 8], k: (3, 3), cout: 8, stride: 1, padding: 0, groups: 8, bias: false),
         Case(name: "depthwise 3x3 s1 p2 c8k wide", x: [2, 5, 11, 8], k: (3, 3), cout: 8, stride: 1, padding: 2, groups: 8, bias: true),
         Case(name: "depthwise 3x3 s1 c8k one run exactly", x: [1, 3, 6, 8], k: (3, 3), cout: 8, stride: 1, padding: 1, groups: 8, bias: false),

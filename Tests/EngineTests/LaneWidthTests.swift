@@ -66,4 +66,25 @@ final class LaneWidthTests: XCTestCase {
             assertSameBits(whole, parts, "depthwise weight gradient, stride \(stride)")
         }
     }
+
+    func testDepthwiseInputGradientPerChannelBits() {
+        // 13 columns with padding 1: runs of four columns with stride 1 and pairs with stride 2, edges left over.
+        for stride in [1, 2] {
+            let x = randomInput([1, 5, 13, 24], seed: 95)
+            let w = randomInput([3, 3, 1, 24], seed: 96, requiresGrad: false)
+            let outWidth = stride == 1 ? 13 : 7, outHeight = stride == 1 ? 5 : 3
+            let dy = randomInput([1, outHeight, outWidth, 24], seed: 97, requiresGrad: false)
+            func inputGradient(_ x: Tensor, _ w: Tensor, _ dy: Tensor) -> Tensor {
+                x.zeroGrad()
+                x.conv2d(weight: w, stride: stride, padding: 1, groups: x.shape.last!).backward(gradient: dy)
+                return Tensor(shape: x.shape, values: x.grad!)
+            }
+            let whole = inputGradient(x, w, dy)
+            let parts = (0..<3).map { k in
+                inputGradient(slice(x, channels: (8 * k)..<(8 * k + 8)), slice(w, channels: (8 * k)..<(8 * k + 8), requiresGrad: false),
+                              slice(dy, channels: (8 * k)..<(8 * k + 8), requiresGrad: false))
+            }
+            assertSameBits(whole, parts, "depthwise input gradient, stride \(stride)")
+        }
+    }
 }

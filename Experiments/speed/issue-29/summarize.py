@@ -23,7 +23,10 @@ if bench:
         torch = [r["torch_channels_last_images_per_second"] for r in runs if r.get("torch_channels_last_images_per_second")]
         ratio = [r["ratio_to_torch_channels_last"] for r in runs if r.get("ratio_to_torch_channels_last")]
         fmt = lambda v: f"{v:.1f}" if v else ""
-        print(f"| {name} | {step:.1f} | {loop:.1f} | {100 * med(r['loop_images_per_second'] / r['images_per_second'] for r in runs):.0f}% "
+        # From the ninth round on, each invocation's loop / step is the median of runs timed beside each other.
+        loop_to_step = med(r.get("loop_to_step", r["loop_images_per_second"] / r["images_per_second"]) for r in runs)
+        each = ", ".join(f"{100 * v:.0f}" for r in runs for v in r.get("loop_to_step_runs", []))
+        print(f"| {name} | {step:.1f} | {loop:.1f} | {100 * loop_to_step:.0f}%{f' ({each})' if each else ''} "
               f"| {fmt(med(torch) if torch else None)} | {f'{med(ratio):.2f}' if ratio else ''} |")
     print()
     parts = ["data_wait", "loss_and_matching", "backbone", "fpn", "heads", "optimizer"]

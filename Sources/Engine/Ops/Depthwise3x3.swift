@@ -50,29 +50,46 @@ private func tapRow(_ acc: Vec, _ row: UnsafePointer<Float>?, _ w: UnsafePointer
 /// Four adjacent outputs' sums over one window row of a stride-1 correlation: output k reads
 /// columns k, k + 1, k + 2 from `q` with taps `w`, so the four share 6 column loads (12 without sharing).
 @inline(__always)
-private func quadRow(_ a: (Vec, Vec, Vec, Vec), _ q: UnsafePointer<Float>, _ w: (Vec, Vec, Vec), c: Int) -> (Vec, Vec, Vec, Vec) {
-    let (x0, x1, x2, x3, x4, x5) = (load(q), load(q + c), load(q + 2 * c), load(q + 3 * c), load(q + 4 * c), load(q + 5 * c))
+private func quadRow<V: SIMD & WinogradLanes>(_ a: (V, V, V, V), _ q: UnsafePointer<Float>, _ w: (V, V, V), c: Int) -> (V, V, V, V)
+where V.Scalar == Float {
+    let (x0, x1, x2, x3) = (V(loading: q), V(loading: q + c), V(loading: q + 2 * c), V(loading: q + 3 * c))
+    let (x4, x5) = (V(loading: q + 4 * c), V(loading: q + 5 * c))
     return (a.0.addingProduct(x0, w.0).addingProduct(x1, w.1).addingProduct(x2, w.2),
             a.1.addingProduct(x1, w.0).addingProduct(x2, w.1).addingProduct(x3, w.2),
             a.2.addingProduct(x2, w.0).addingProduct(x3, w.1).addingProduct(x4, w.2),
             a.3.addingProduct(x3, w.0).addingProduct(x4, w.1).addingProduct(x5, w.2))
 }
 
-/// Taps (kx = 0, 1, 2) of window row `ky` for channels j..<j+8, in reverse order when `flipped`.
+/// Taps (kx = 0, 1, 2) of window row `ky` for channels j..<j + lanes, in reverse order when `flipped`.
 @inline(__always)
-private func tapTriple(_ w: UnsafePointer<Float>, ky: Int, j: Int, c: Int, flipped: Bool) -> (Vec, Vec, Vec) {
-    let (t0, t1, t2) = (load(w + 3 * ky * c + j), load(w + (3 * ky + 1) * c + j), load(w + (3 * ky + 2) * c + j))
+private func tapTriple<V: SIMD & WinogradLanes>(_ w: UnsafePointer<Float>, ky: Int, j: Int, c: Int, flipped: Bool) -> (V, V, V)
+where V.Scalar == Float {
+    let (t0, t1, t2) = (V(loading: w + 3 * ky * c + j), V(loading: w + (3 * ky + 1) * c + j), V(loading: w + (3 * ky + 2) * c + j))
     return flipped ? (t2, t1, t0) : (t0, t1, t2)
 }
 
 /// `quadRow` over a whole 3x3 window: row ky of `r` (zeros where padding) with the taps of window
-/// row ky, from column offset `offset`, channels j..<j+8, each row's taps reversed when `flipped`.
+/// row ky, from column offset `offset`, channels j..<j + lanes, each row's taps reversed when `flipped`.
 @inline(__always)
-private func quadWindow(_ a: (Vec, Vec, Vec, Vec), _ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), offset: Int,
-                        w: UnsafePointer<Float>, j: Int, c: Int, flipped: Bool) -> (Vec, Vec, Vec, Vec) {
+private func quadWindow<V: SIMD & WinogradLanes>(
+    _ a: (V, V, V, V), _ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), offset: Int,
+    w: UnsafePointer<Float>, j: Int, c: Int, flipped: Bool
+) -> (V, V, V, V) where V.Scalar == Float {
     let a = quadRow(a, r.0 + offset + j, tapTriple(w, ky: 0, j: j, c: c, flipped: flipped), c: c)
     let b = quadRow(a, r.1 + offset + j, tapTriple(w, ky: 1, j: j, c: c, flipped: flipped), c: c)
     return quadRow(b, r.2 + offset + j, tapTriple(w, ky: 2, j: j, c: c, flipped: flipped), c: c)
+}
+
+/// Four adjacent stride-1 dX columns from `ix`, channels j..<j + lanes: the forward's window with its taps reversed.
+@inline(__always)
+private func inputGradientQuad<V: SIMD & WinogradLanes>(
+    _: V.Type, _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), w: UnsafePointer<Float>,
+    d: UnsafeMutablePointer<Float>, column ix: Int, channel j: Int, c: Int, padding p: Int, accumulate: Bool
+) where V.Scalar == Float {
+    let e = d + ix * c + j
+    let start = accumulate ? (V(loading: e), V(loading: e + c), V(loading: e + 2 * c), V(loading: e + 3 * c)) : (V(), V(), V(), V())
+    let a = quadWindow(start, rows, offset: (ix + p - 2) * c, w: w, j: j, c: c, flipped: true)
+    a.0.store(to: e); a.1.store(to: e + c); a.2.store(to: e + 2 * c); a.3.store(to: e + 3 * c)
 }
 
 func depthwise3x3Forward(
@@ -167,15 +184,15 @@ func depthwise3x3BackwardInput(
             let d = gx.pointer + line * wid * c
             let z = zeroRow.baseAddress!
             let padded = (outRows.0 ?? z, outRows.1 ?? z, outRows.2 ?? z)
+            // 16 channels (a whole cache line of each pixel) where they fit, as in the weight gradient; the
+            // forward pass keeps 8 (16 measured no faster there). Each lane does the same arithmetic: same bits.
             for k in 0..<quads {
                 let ix = lo + 4 * k
-                let offset = (ix + p - 2) * c
-                for j in stride(from: 0, to: c, by: 8) {
-                    let e = d + ix * c + j
-                    let start = gx.accumulate ? (load(e), load(e + c), load(e + 2 * c), load(e + 3 * c)) : (Vec(), Vec(), Vec(), Vec())
-                    let a = quadWindow(start, padded, offset: offset, w: w, j: j, c: c, flipped: true)
-                    store(a.0, e); store(a.1, e + c); store(a.2, e + 2 * c); store(a.3, e + 3 * c)
+                var j = 0
+                while j + 16 <= c {
+                    inputGradientQuad(SIMD16<Float>.self, padded, w: w, d: d, column: ix, channel: j, c: c, padding: p, accumulate: gx.accumulate); j += 16
                 }
+                while j < c { inputGradientQuad(SIMD8<Float>.self, padded, w: w, d: d, column: ix, channel: j, c: c, padding: p, accumulate: gx.accumulate); j += 8 }
             }
             for k in 0..<pairs {
                 var j = 0
