@@ -1,9 +1,10 @@
 /// Register-blocked kernels for the 3x3 depthwise convolution, MobileNet's
 /// workhorse, when the channel count is a multiple of 8.
 ///
-/// Each output vector of 8 channels sums its 9 taps in a SIMD register with
-/// fused multiply-adds and is stored once; the weight gradient keeps its 9
-/// tap accumulators of a channel group in registers across a block of rows.
+/// Each output vector of 8 channels (16 in the backward passes where the channels
+/// allow) sums its 9 taps in a SIMD register with fused multiply-adds and is
+/// stored once; the weight gradient keeps its 9 tap accumulators of a channel
+/// group in registers across a block of rows.
 /// With stride 1, four adjacent columns go together in all three passes: they
 /// share 6 input-column loads per window row where one at a time takes 12, and
 /// the loop was bound by its loads (bench engine, forward: b5 and b7 shapes
