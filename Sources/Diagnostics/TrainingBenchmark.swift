@@ -27,8 +27,8 @@ public struct TrainingBenchmarkReport: Codable {
     public var loopImagesPerSecond: Double
     /// Median seconds per step of the whole loop.
     public var loopStepSeconds: Double
-    /// The whole loop's rate over the step alone's, in each run: the two are timed in adjacent
-    /// blocks, so that both see the same load of a shared machine.
+    /// The whole loop's rate over the step alone's, in each run: the run alternates the two step by
+    /// step, so that both see the same load of a shared machine.
     public var loopToStepRuns: [Double]
     /// Median of `loopToStepRuns`.
     public var loopToStep: Double
@@ -119,12 +119,16 @@ public struct TrainingBenchmark {
         let (images, assigned) = try pipeline.next()
         var stepTimes: [Double] = [], partTimes: [[String: Double]] = []
         var aloneTimes: [Double] = [], torchChannelsLast: [Double] = [], torchNCHW: [Double] = []
-        // Each run times a block of whole-loop steps and then a block of steps alone: on a shared
-        // machine the load drifts over a run, and adjacent blocks see the same. (Timing all loop
-        // runs before all alone runs put the loop at 81-105% of the step in one evening.)
+        // Each run alternates a whole-loop step and a step alone, step by step: on a shared machine the
+        // load moves within seconds, and the two sides of each pair see the same. (Timing all loop runs
+        // before all alone runs put the loop at 81-105% of the step in one evening; blocks of 20 steps
+        // each, at 74-122% in a busy hour.) Between the two, the pipeline finishes the batch it started
+        // when the loop step took one, so that its work falls in the loop's time and not in the step's;
+        // that wait counts as the loop's data wait (nothing, while the pipeline keeps up: it had the
+        // whole loop step to run beside).
         for r in 0..<runs {
-            progress("whole loop, run \(r + 1)/\(runs)")
-            var total = 0.0
+            progress("run \(r + 1)/\(runs): whole loop and step alone, alternated")
+            var (loopTotal, aloneTotal) = (0.0, 0.0)
             var parts: [String: Double] = [:]
             for k in 0...steps {
                 profiler.reset()
@@ -139,28 +143,24 @@ public struct TrainingBenchmark {
                 let t3 = monotonicSeconds()
                 optimizer.step(learningRate: 0.001)
                 let t4 = monotonicSeconds()
-                guard k > 0 else { continue }  // the first step warms the buffer pool up
-                total += t4 - t0
-                parts["data_wait", default: 0] += t1 - t0
+                pipeline.waitUntilPrefetched()
+                let t5 = monotonicSeconds()
+                optimizer.zeroGrad()
+                loss(images: images, assigned: assigned).total.backward()
+                optimizer.step(learningRate: 0.001)
+                let t6 = monotonicSeconds()
+                guard k > 0 else { continue }  // the first pair warms the buffer pool up
+                loopTotal += t5 - t0
+                aloneTotal += t6 - t5
+                parts["data_wait", default: 0] += (t1 - t0) + (t5 - t4)
                 parts["optimizer", default: 0] += (t2 - t1) + (t4 - t3)
                 for (section, seconds) in profiler.secondsBySection {
                     parts[section == "loss" ? "loss_and_matching" : section, default: 0] += seconds
                 }
             }
-            stepTimes.append(total / Double(steps))
+            stepTimes.append(loopTotal / Double(steps))
+            aloneTimes.append(aloneTotal / Double(steps))
             partTimes.append(parts.mapValues { $0 / Double(steps) })
-            // Untimed: the pipeline refills the batches the loop took, so that its work falls in the loop's block alone.
-            pipeline.waitUntilPrefetched()
-            progress("step alone, run \(r + 1)/\(runs)")
-            total = 0
-            for k in 0...steps {
-                let t0 = monotonicSeconds()
-                optimizer.zeroGrad()
-                loss(images: images, assigned: assigned).total.backward()
-                optimizer.step(learningRate: 0.001)
-                if k > 0 { total += monotonicSeconds() - t0 }
-            }
-            aloneTimes.append(total / Double(steps))
             if let torch {
                 progress("PyTorch channels-last, run \(r + 1)/\(runs)")
                 torchChannelsLast.append(try torch.trainImagesPerSecond(threads: Parallel.threadCount, batch: batchSize, steps: steps, channelsLast: true))

@@ -65,6 +65,8 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
     private var producer: Thread?
     private var stopped = false
     private var producerFinished = false
+    /// The producer holds a prepared batch and waits for room in the queue: no batch is in the making.
+    private var producerIdle = false
 
     /// `cacheBytes`: decoded screens kept in memory, at most this many bytes (0: none); the stream is the same either way.
     public init(set: ShardSet, batchSize: Int, seed: UInt64, options: AugmentationOptions, workers: Int = 1, prefetch: Int = 4, shuffle: Bool = true,
@@ -139,17 +141,18 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
         condition.lock()
         while queue.isEmpty { condition.wait() }
         let item = queue.removeFirst()
-        condition.signal()
+        producerIdle = false  // there is room now: the producer has work until it waits again
+        condition.broadcast()  // the producer, and not only one of the threads waiting on `condition`
         condition.unlock()
         return try item.get()
     }
 
-    /// Waits until the producer has `prefetch` batches ready (or has stopped), so that whatever runs
-    /// next shares the cores with no batch in the making.
+    /// Waits until the producer has `prefetch` batches ready and the next one prepared, waiting for
+    /// room (or has stopped), so that whatever runs next shares the cores with no batch in the making.
     public func waitUntilPrefetched() {
         startIfNeeded()
         condition.lock()
-        while queue.count < prefetch && !producerFinished && !stopped { condition.wait() }
+        while !producerIdle && !producerFinished && !stopped { condition.wait() }
         condition.unlock()
     }
 
@@ -213,7 +216,12 @@ public final class InputPipeline<Prepared>: @unchecked Sendable {
             sampleIndex += picks.count
             batchIndex += 1
             condition.lock()
-            while queue.count >= prefetch && !stopped { condition.wait() }
+            while queue.count >= prefetch && !stopped {
+                producerIdle = true
+                condition.broadcast()
+                condition.wait()
+            }
+            producerIdle = false
             if stopped { condition.unlock(); return }
             queue.append(result)
             condition.broadcast()

@@ -238,7 +238,7 @@ struct BenchTrain: ParsableCommand {
             if let cl = r.torchChannelsLastImagesPerSecond, let nchw = r.torchImagesPerSecond, let ratio = r.ratioToTorchChannelsLast {
                 print(String(format: "  PyTorch bench.py, same runs:        %.1f images/s channels-last, %.1f NCHW; ours / channels-last = %.2f", cl, nchw, ratio))
             }
-            print(String(format: "  whole loop (as train runs it):      %.1f images/s (%.0f ms a step; %.0f%% of the step alone's rate, median of runs timed beside it: %@); its parts:",
+            print(String(format: "  whole loop (as train runs it):      %.1f images/s (%.0f ms a step; %.0f%% of the step alone's rate, median of runs that alternate the two step by step: %@); its parts:",
                          r.loopImagesPerSecond, 1000 * r.loopStepSeconds, 100 * r.loopToStep,
                          r.loopToStepRuns.map { String(format: "%.0f%%", 100 * $0) }.joined(separator: ", ")))
             var shown = 0.0

@@ -120,6 +120,31 @@ final class PipelineTests: XCTestCase {
         }
     }
 
+    func testWaitUntilPrefetchedLeavesNoBatchInTheMaking() throws {
+        let dir = try scratchFolder(prefix: "uidetect-shards")
+        let set = try ShardSet([writeShard(sampleRecords(count: 6, size: Size(width: 32, height: 64)), to: dir.appendingPathComponent("p.h5")).path])
+        final class Count: @unchecked Sendable {
+            private let lock = NSLock()
+            private var n = 0
+            func add() { lock.lock(); n += 1; lock.unlock() }
+            var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+        }
+        let prepared = Count()
+        let p = InputPipeline(set: set, batchSize: 2, seed: 1, options: AugmentationOptions(), prefetch: 3) { batch in
+            prepared.add()
+            return batch.index
+        }
+        // The queue full and one more batch prepared, held until there is room.
+        p.waitUntilPrefetched()
+        XCTAssertEqual(prepared.value, 4)
+        XCTAssertEqual(try p.next(), 0)
+        p.waitUntilPrefetched()
+        XCTAssertEqual(prepared.value, 5)
+        XCTAssertEqual(try p.next(), 1)
+        p.stop()
+        p.waitUntilPrefetched()  // returns at once once stopped
+    }
+
     /// Donors are stored at their shard's size; pasted into a screen letterboxed to the model's input,
     /// they must come at the scale their own screen has there, not at stored-pixel scale.
     func testCopyPasteBringsDonorsToTheInputScale() throws {
