@@ -73,7 +73,7 @@ public struct TrainingBenchmark {
     public var batchSize: Int
     public var steps: Int
     public var runs: Int
-    /// PyTorch's reference, run after each of our step-alone runs in both layouts; nil: ours only.
+    /// PyTorch's reference, run after each of our runs (each alternating loop steps and steps alone) in both layouts; nil: ours only.
     public var torch: TorchAnchor?
 
     public init(config: SSDConfig = .bench, name: String = "bench", batchSize: Int = 8, steps: Int = 5, runs: Int = 3, torch: TorchAnchor? = nil) {
