@@ -55,7 +55,9 @@ let package = Package(
         .target(name: "Outputs"),
         // Non-temporal stores for the engine's passes over tensors larger than the caches (Swift has no spelling for them).
         .target(name: "StreamingStores"),
-        .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "StreamingStores", "Workers"]),
+        // The vector register width the build targets (AVX-512, AVX2, NEON), which Swift has no condition for.
+        .target(name: "TargetVectors"),
+        .target(name: "Engine", dependencies: ["CBLAS", "SeededRandom", "StreamingStores", "TargetVectors", "Workers"]),
         // Parameterised building blocks with named parameters.
         .target(name: "Layers", dependencies: ["Engine"]),
         // Optimizers, learning-rate schedules, gradient clipping.

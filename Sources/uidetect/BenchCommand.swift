@@ -231,8 +231,8 @@ struct BenchTrain: ParsableCommand {
                 try printJSON(r)
                 return
             }
-            print("machine: \(r.machine.cpuModel)")
-            print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, median of \(r.runs) runs of \(steps) steps")
+            print("machine: \(r.machine.description)")
+            print("\(r.config) network, \(r.parameters) parameters, batch \(r.batchSize), \(r.threads) thread\(r.threads == 1 ? "" : "s"), median of \(r.runs) runs of \(steps) steps")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  step alone (as bench.py times it):  %.1f images/s (%.0f ms a step)", r.imagesPerSecond, 1000 * r.stepSeconds))
             if let cl = r.torchChannelsLastImagesPerSecond, let nchw = r.torchImagesPerSecond, let ratio = r.ratioToTorchChannelsLast {
@@ -338,8 +338,8 @@ struct BenchONNX: ParsableCommand {
             bench.profile = profile
             let r = try bench.run()
             if json { return try printJSON(r) }
-            print("machine: \(r.machine.cpuModel)")
-            print("\(r.network) network, one image, \(r.threads) thread\(r.threads == 1 ? "" : "s"), OpenBLAS \(r.blasKernels) kernels, \(r.pairs) pair\(r.pairs == 1 ? "" : "s") of medians of \(r.runs) passes")
+            print("machine: \(r.machine.description)")
+            print("\(r.network) network, one image, \(r.threads) thread\(r.threads == 1 ? "" : "s"), \(r.pairs) pair\(r.pairs == 1 ? "" : "s") of medians of \(r.runs) passes")
             if let advice = BLASKernels.advice() { print("  note: \(advice)") }
             print(String(format: "  ours          %8.1f ms", r.oursMilliseconds))
             if let t = r.onnxruntimeMilliseconds, let ratio = r.ratio, let ours = r.oursOverONNXRuntime {

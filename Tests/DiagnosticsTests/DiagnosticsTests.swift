@@ -30,6 +30,22 @@ final class BenchmarkPartsTests: XCTestCase {
 
     /// One conv per geometry, named after its first use, in the order of first use; the batch and
     /// the name do not make a geometry, whether the input needs a gradient does.
+    /// A record names the CPU by family and model too (hosts name a Zen 3 and a Zen 4 both "AMD EPYC"),
+    /// and the vector registers the build targets; records from before these keys still decode.
+    func testMachineNamesFamilyModelAndVectorRegisters() throws {
+        let cpuinfo = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC\n"
+        XCTAssertEqual(Machine.cpuFamily(cpuinfo: cpuinfo), "family 25 model 1")
+        XCTAssertEqual(Machine.cpuModel(cpuinfo: cpuinfo), "AMD EPYC")
+        XCTAssertNil(Machine.cpuFamily(cpuinfo: "model name\t: Apple M2\n"))
+        let machine = Machine(cpuModel: "AMD EPYC", cpuFamily: "family 25 model 1", vectorRegisters: "AVX2", blasKernels: "Zen", threads: 2)
+        XCTAssertEqual(machine.description, "AMD EPYC (family 25 model 1), AVX2, OpenBLAS Zen kernels")
+        let json = String(decoding: try JSONEncoder().encode(machine), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"cpu_family\":\"family 25 model 1\"") && json.contains("\"vector_registers\":\"AVX2\""), json)
+        let old = try JSONDecoder().decode(Machine.self, from: Data(#"{"cpu_model": "AMD EPYC", "blas_kernels": "Cooperlake", "threads": 2}"#.utf8))
+        XCTAssertEqual(old.description, "AMD EPYC, OpenBLAS Cooperlake kernels")
+        XCTAssertFalse(Machine.current().vectorRegisters?.isEmpty ?? true)
+    }
+
     func testDistinctGeometriesKeepTheFirstOfEachShape() {
         var twin = shape("b", 16, 8, 8)
         twin.batch = 1

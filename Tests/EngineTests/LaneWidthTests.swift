@@ -87,4 +87,27 @@ final class LaneWidthTests: XCTestCase {
             assertSameBits(whole, parts, "depthwise input gradient, stride \(stride)")
         }
     }
+
+    /// The 1x1 panel kernels give the same bits with panels of 64 columns (AVX-512's choice) and of 16
+    /// (AVX2's and NEON's), on whichever machine runs the test: each output is the same K-ordered sum.
+    func testPanelProductsGiveTheSameBitsInPanelsOfAnyWidth() {
+        // 48 -> 64 channels on 2 x 3 x 5 pixels (a 2-row remainder tile): the forward and dW products are
+        // 64 columns wide (one panel of 64, or four of 16), dX's 48 (32 + 16, or three of 16).
+        let x = randomInput([2, 3, 5, 48], seed: 98)
+        let w = randomInput([1, 1, 48, 64], seed: 99)
+        let dy = randomInput([2, 3, 5, 64], seed: 100, requiresGrad: false)
+        func run(sixteenFloats: Bool) -> [[Float]] {
+            VectorRegisters.$holdSixteenFloats.withValue(sixteenFloats) {
+                x.zeroGrad(); w.zeroGrad()
+                let y = x.conv2d(weight: w)
+                y.backward(gradient: dy)
+                return [y.scalars, x.grad!, w.grad!]
+            }
+        }
+        let (wide, narrow) = (run(sixteenFloats: true), run(sixteenFloats: false))
+        for (k, what) in ["output", "input gradient", "weight gradient"].enumerated() {
+            XCTAssertTrue(wide[k] == narrow[k], "\(what): panels of 64 and of 16 columns differ")
+        }
+        XCTAssertFalse(wide[0].allSatisfy { $0 == 0 }, "the product ran")
+    }
 }

@@ -9,7 +9,9 @@ med = statistics.median
 
 def machine(r):
     m = r["machine"]
-    return f'{m["cpu_model"]}, OpenBLAS {m["blas_kernels"]} kernels, {m["threads"]} threads'
+    family = f' ({m["cpu_family"]})' if m.get("cpu_family") else ""
+    vectors = f', {m["vector_registers"]}' if m.get("vector_registers") else ""
+    return f'{m["cpu_model"]}{family}{vectors}, OpenBLAS {m["blas_kernels"]} kernels, {m["threads"]} threads'
 
 bench, real = load("train-bench-*.json"), load("train-real-ui-*.json")
 if bench:

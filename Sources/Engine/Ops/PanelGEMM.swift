@@ -4,10 +4,10 @@
 // OpenBLAS packs all of A into its own layout before multiplying; with K of 16-64 that copy is
 // a whole extra pass over the largest operand, and the profile of a training step spent more
 // in packing than in some of these products' arithmetic. Here A is read in place: each tile of
-// 4 rows keeps its outputs (up to 64 columns) in registers and walks K once, with B's rows
-// (a few KB, in L1) loaded beside it.
+// 4 rows keeps its outputs (up to 64 columns with AVX-512, 16 with narrower registers) in registers
+// and walks K once, with B's rows (a few KB, in L1) loaded beside it.
 // Every output is the same K-ordered sum of fused multiply-adds whatever the blocking, so
-// results do not depend on the thread count.
+// results do not depend on the thread count or the machine's register width.
 
 /// A row of 16, 32 or 64 output columns held in vector registers.
 ///
@@ -70,6 +70,11 @@ fileprivate struct Columns64: ColumnVector {
 /// products re-read A per panel and lose to OpenBLAS in `bench engine`), B within L1.
 func panelGEMMApplies(n: Int, k: Int) -> Bool { n % 16 == 0 && n <= 64 && k <= 128 }
 
+/// Columns per panel: a tile of 4 rows x 64 columns is 16 registers of AVX-512's 32; with 8 floats per
+/// register it would be 32 of AVX2's 16, and the spills cost more than re-reading A per panel (bench
+/// engine on a Zen 3, b3.pointwise forward and backward: 27.8 ms in panels of 64, 16.3 of 32, 11.8 of 16).
+private func widestPanel() -> Int { VectorRegisters.holdSixteenFloats ? 64 : 16 }
+
 /// Rows per parallel block: a function of nothing, so blocks are the same for any thread count.
 private let panelBlockRows = 256
 
@@ -81,10 +86,11 @@ func panelGEMM(
     accumulate: Bool, c: UnsafeMutablePointer<Float>, ldc: Int, rowsDone: ((Range<Int>) -> Void)? = nil
 ) {
     precondition(n % 16 == 0, "panelGEMM takes whole 16-column vectors")
+    let widest = widestPanel()
     Parallel.forEachBlock(count: m, blockSize: panelBlockRows) { _, r in
         var column = 0
         while column < n {
-            switch n - column {
+            switch min(n - column, widest) {
             case 64...: panel(Columns64.self, rows: r, column: column, n: n, k: k, a: a, lda: lda, b: b, accumulate: accumulate, c: c, ldc: ldc); column += 64
             case 32...: panel(Columns32.self, rows: r, column: column, n: n, k: k, a: a, lda: lda, b: b, accumulate: accumulate, c: c, ldc: ldc); column += 32
             default: panel(Columns16.self, rows: r, column: column, n: n, k: k, a: a, lda: lda, b: b, accumulate: accumulate, c: c, ldc: ldc); column += 16
@@ -141,11 +147,12 @@ func panelGEMMTransposedA(
     precondition(n % 16 == 0, "panelGEMMTransposedA takes whole 16-column vectors")
     let blocks = Parallel.blockCount(count: rows, blockSize: reductionRows)
     let partial = Storage(count: max(1, blocks) * m * n)
+    let widest = widestPanel()
     Parallel.forEachBlock(count: rows, blockSize: reductionRows) { block, r in
         let p = partial.pointer + block * m * n
         var column = 0
         while column < n {
-            switch n - column {
+            switch min(n - column, widest) {
             case 64...: outerPanel(Columns64.self, rows: r, column: column, m: m, n: n, a: a, b: b, c: p); column += 64
             case 32...: outerPanel(Columns32.self, rows: r, column: column, m: m, n: n, a: a, b: b, c: p); column += 32
             default: outerPanel(Columns16.self, rows: r, column: column, m: m, n: n, a: a, b: b, c: p); column += 16
