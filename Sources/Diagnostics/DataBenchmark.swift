@@ -7,7 +7,7 @@ import Training
 
 /// What `uidetect bench data` measures: screens per second the input pipeline delivers.
 public struct DataBenchmarkReport: Codable {
-    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    /// What it was measured on (CPU model and family, vector registers, OpenBLAS kernels, threads).
     public var machine = Machine.current()
     public var workers: Int
     public var batchSize: Int

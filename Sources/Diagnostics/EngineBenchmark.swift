@@ -5,7 +5,7 @@ import Layers
 
 /// What `uidetect bench engine` measures, all in one run so that ratios cancel machine noise.
 public struct EngineBenchmarkReport: Codable {
-    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    /// What it was measured on (CPU model and family, vector registers, OpenBLAS kernels, threads).
     public var machine = Machine.current()
     /// The network whose shapes were timed ("bench", or the run config's name).
     public var network: String

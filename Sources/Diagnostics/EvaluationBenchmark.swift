@@ -9,7 +9,7 @@ import Shards
 /// What `uidetect bench evaluate` measures: the evaluator against pycocotools on the same data, as a
 /// core (read the detections, evaluate, in one process) and as a whole command (process start to exit).
 public struct EvaluationBenchmarkReport: Codable {
-    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    /// What it was measured on (CPU model and family, vector registers, OpenBLAS kernels, threads).
     public var machine = Machine.current()
     public var images: Int
     public var groundTruthBoxes: Int

@@ -6,7 +6,7 @@ import Foundation
 /// Our forward pass against onnxruntime running our ONNX export of the same network,
 /// one image, the same thread count, in one run (onnxruntime from Python, if installed).
 public struct ONNXLatencyReport: Codable {
-    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    /// What it was measured on (CPU model and family, vector registers, OpenBLAS kernels, threads).
     public var machine = Machine.current()
     public var network: String
     public var threads: Int

@@ -10,7 +10,7 @@ import Training
 /// Single-screen latency of a network (load excluded): one screenshot letterboxed,
 /// detected and filtered, as `uidetect predict` does for each file.
 public struct LatencyMeasurement: Codable {
-    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    /// What it was measured on (CPU model and family, vector registers, OpenBLAS kernels, threads).
     public var machine = Machine.current()
     public var network: String
     public var threads: Int

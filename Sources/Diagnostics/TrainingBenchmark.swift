@@ -11,7 +11,7 @@ import Training
 /// What `uidetect bench train` measures: training steps of a network on synthetic screens, alone
 /// (comparable to PyTorch's bench.py) and as the whole loop with the input pipeline, with the time of each part.
 public struct TrainingBenchmarkReport: Codable {
-    /// What it was measured on (CPU model, OpenBLAS kernels, threads).
+    /// What it was measured on (CPU model and family, vector registers, OpenBLAS kernels, threads).
     public var machine = Machine.current()
     public var config: String
     public var batchSize: Int

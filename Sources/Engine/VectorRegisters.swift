@@ -17,7 +17,7 @@ public enum VectorRegisters {
     /// The instruction set these registers come from, for bench output.
     public static var name: String {
         #if arch(x86_64)
-        return bytes >= 64 ? "AVX-512" : bytes >= 32 ? "AVX2" : "SSE2"
+        return bytes >= 64 ? "AVX-512" : bytes >= 32 ? "AVX2" : "SSE2 or AVX"
         #else
         return "\(bytes * 8)-bit vectors"
         #endif

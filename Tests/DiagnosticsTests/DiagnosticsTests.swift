@@ -28,8 +28,6 @@ final class BenchmarkPartsTests: XCTestCase {
                   bias: false, inputNeedsGradient: inputNeedsGradient)
     }
 
-    /// One conv per geometry, named after its first use, in the order of first use; the batch and
-    /// the name do not make a geometry, whether the input needs a gradient does.
     /// A record names the CPU by family and model too (hosts name a Zen 3 and a Zen 4 both "AMD EPYC"),
     /// and the vector registers the build targets; records from before these keys still decode.
     func testMachineNamesFamilyModelAndVectorRegisters() throws {
@@ -46,6 +44,8 @@ final class BenchmarkPartsTests: XCTestCase {
         XCTAssertFalse(Machine.current().vectorRegisters?.isEmpty ?? true)
     }
 
+    /// One conv per geometry, named after its first use, in the order of first use; the batch and
+    /// the name do not make a geometry, whether the input needs a gradient does.
     func testDistinctGeometriesKeepTheFirstOfEachShape() {
         var twin = shape("b", 16, 8, 8)
         twin.batch = 1

@@ -5,7 +5,8 @@ import XCTest
 /// The per-channel kernels that walk 16 channels at a time (8 for a last odd group) give every
 /// channel the same bits as a tensor of that channel's 8-channel slice alone, which takes the
 /// 8-lane walk: the lane width changes how memory is read, never a channel's arithmetic.
-/// Shapes small enough to be one row group and one weight-gradient block either way.
+/// Shapes small enough to be one row group and one weight-gradient block either way. The 1x1 panel
+/// kernels' width (`VectorRegisters`) is checked the same way: set both ways, the same bits.
 final class LaneWidthTests: XCTestCase {
     /// Channels `range` of an NHWC tensor, as a tensor of its own.
     func slice(_ t: Tensor, channels range: Range<Int>, requiresGrad: Bool = true) -> Tensor {

@@ -2,8 +2,8 @@
 # Issue 29's figures on the machine this runs on (nothing else running; about 15 minutes):
 #   Experiments/speed/issue-29/run.sh [NAME]
 # NAME (default: the date) names the folder under results/ that gets every JSON. Needs scripts/setup.sh --bench
-# (PyTorch for --torch-anchor, onnxruntime) and ../shared/anchors/torch_ssd. Every bench names the CPU model,
-# OpenBLAS's kernel set and the thread count in its output; summarize.py prints the tables of the README.
+# (PyTorch for --torch-anchor, onnxruntime) and ../shared/anchors/torch_ssd. Every bench names the CPU model (with its family
+# and model numbers), the vector registers the build targets, OpenBLAS's kernel set and the thread count in its output; summarize.py prints the tables of the README.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 scripts/build.sh

@@ -66,8 +66,9 @@ fileprivate struct Columns64: ColumnVector {
     @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0, v1 + o.v1, v2 + o.v2, v3 + o.v3) }
 }
 
-/// Whether `panelGEMM` suits a product with this K and N: N in whole vectors and one panel (wider
-/// products re-read A per panel and lose to OpenBLAS in `bench engine`), B within L1.
+/// Whether `panelGEMM` suits a product with this K and N: N in whole vectors, at most 64 (one panel
+/// with AVX-512, four of 16 with AVX2; wider products re-read A per panel and lost to OpenBLAS in
+/// `bench engine` on the Zen 4 and on the Zen 3), B within L1.
 func panelGEMMApplies(n: Int, k: Int) -> Bool { n % 16 == 0 && n <= 64 && k <= 128 }
 
 /// Columns per panel: a tile of 4 rows x 64 columns is 16 registers of AVX-512's 32; with 8 floats per
