@@ -33,6 +33,12 @@ public final class ProcessGroup: @unchecked Sendable {
         return env["OMPI_COMM_WORLD_SIZE"] != nil || env["PMIX_RANK"] != nil
     }
 
+    /// Seconds Open MPI leaves a rank between the SIGTERM it sends on Ctrl-C and its SIGKILL:
+    /// `odls_base_sigkill_timeout`, which `mpirun --mca` hands to the ranks' environment (1 s by default).
+    public static var interruptGraceSeconds: Double {
+        ProcessInfo.processInfo.environment["OMPI_MCA_odls_base_sigkill_timeout"].flatMap(Double.init) ?? 1
+    }
+
     /// The run's group when started by `mpirun`, nil otherwise (one process, no MPI at all).
     public static func join(timeout: Double = 600) throws -> ProcessGroup? {
         guard launchedByMPI else { return nil }

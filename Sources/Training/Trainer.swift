@@ -144,6 +144,7 @@ public final class Trainer {
             }
             var hooks = self.hooks
             if let progress, isPrimary { hooks.recording.append(ProgressHook(report: progress)) }
+            if group != nil, isPrimary { hooks.recording.append(InterruptGraceHook()) }
             let assigner = setup.loss.assigner
             // The worker turns each batch into the model's input and matches its targets, off the training thread.
             let cacheBytes = TrainingSetup.screenCacheBytes(

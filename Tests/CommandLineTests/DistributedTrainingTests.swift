@@ -120,7 +120,11 @@ final class DistributedTrainingTests: XCTestCase {
             let runs = folder.appendingPathComponent(name)
             let process = Process()
             process.executableURL = mpirunURL
-            process.arguments = try mpiArguments(["train", "--config", folder.appendingPathComponent("tiny.yaml").path, "--runs", runs.path, "--set", "steps=40"])
+            // Open MPI answers Ctrl-C with SIGTERM to the ranks odls_base_sigkill_timeout seconds later and SIGKILL as many
+            // seconds after that; the default 1 s is shorter than a debug build's step with a checkpoint on a loaded machine.
+            // The killed run gives no grace at all, and its log must warn that a Ctrl-C could lose checkpoints/last.
+            let grace = ["--mca", "odls_base_sigkill_timeout", signal == SIGINT ? "5" : "0"]
+            process.arguments = grace + (try mpiArguments(["train", "--config", folder.appendingPathComponent("tiny.yaml").path, "--runs", runs.path, "--set", "steps=40"]))
             let errors = Pipe()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
@@ -141,6 +145,7 @@ final class DistributedTrainingTests: XCTestCase {
             if signal == SIGKILL {
                 XCTAssertNotEqual(process.terminationStatus, 0)
                 XCTAssertTrue(stderr.contains("rank 1"), stderr)
+                XCTAssertTrue(log.contains("Open MPI kills the ranks 0 s after Ctrl-C"), log)
             } else {
                 XCTAssertTrue(log.contains("interrupted at step"), log)
             }

@@ -106,6 +106,14 @@ final class TrainerTests: XCTestCase {
         XCTAssertEqual(try resumedAgain.run().step, 6, "a finished run resumes as finished")
     }
 
+    func testDataParallelRunsSayWhenCtrlCNeedsALongerGraceThanOpenMPIGives() throws {
+        XCTAssertNil(InterruptGraceHook.advice(perStep: 0.4, grace: 1), "a 0.4 s step and its checkpoint fit in Open MPI's default second")
+        let advice = try XCTUnwrap(InterruptGraceHook.advice(perStep: 1.3, grace: 1))
+        XCTAssertTrue(advice.contains("a step takes 1.3 s") && advice.contains("kills the ranks 1 s after"), advice)
+        XCTAssertTrue(advice.contains("--mca odls_base_sigkill_timeout 6 (Ctrl-C then takes about 12 s)"), advice)
+        XCTAssertNil(InterruptGraceHook.advice(perStep: 1.3, grace: 6))
+    }
+
     func testResumeRefusesAChangedConfig() throws {
         let folder = try freshRunFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
