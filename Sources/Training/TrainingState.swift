@@ -81,7 +81,10 @@ public struct TrainingState: Equatable, Sendable {
         if let b = bestScore { metadata["best_score"] = String(b) }
         if let s = bestStep { metadata["best_step"] = String(s) }
         // JSON prints doubles so that they parse back exactly.
-        metadata["window"] = String(decoding: try JSONEncoder().encode(window), as: UTF8.self)
+        // Sorted keys: a run and its rerun write byte-identical checkpoints.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        metadata["window"] = String(decoding: try encoder.encode(window), as: UTF8.self)
         metadata["ema_updates"] = String(emaUpdates)
         metadata["validations_since_best"] = String(validationsSinceBest)
         metadata["stopped_early"] = String(stoppedEarly)

@@ -125,6 +125,15 @@ final class RunFolderSafetyTests: XCTestCase {
         }
     }
 
+    func testTrainingStatesWriteTheirMetricsWindowWithSortedKeys() throws {
+        // Swift seeds its dictionaries' order per process: unsorted, a rerun's checkpoint differed in these bytes.
+        let stateFile = try finishedRun().appendingPathComponent("checkpoints/last/training_state.safetensors")
+        let header = String(decoding: try Data(contentsOf: stateFile).prefix(1000), as: UTF8.self)
+        XCTAssertTrue(header.contains(#""window":"{\"box\":"#) && header.contains(#"\"loss\":"#), header)
+        let keys = ["box", "classification", "loss", "steps"].map { header.range(of: #"\"\#($0)\":"#)!.lowerBound }
+        XCTAssertEqual(keys, keys.sorted(), header)
+    }
+
     func testLeftoversOfAKilledSaveAreRemovedByTheNextOne() throws {
         let run = try finishedRun()
         let checkpoints = run.appendingPathComponent("checkpoints")
