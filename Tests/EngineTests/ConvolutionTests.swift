@@ -164,4 +164,26 @@ final class ConvolutionTests: XCTestCase {
         }
         XCTAssertEqual(run(threads: 1), run(threads: 2))
     }
+
+    /// The 3x3 depthwise forward takes the padding columns at the ends of its runs of four as zeros (and
+    /// skips them one column at a time); with padding 0 on an input padded by hand, every window is inside
+    /// and reads real zeros: the same bits, bias or not.
+    func testDepthwisePaddingGivesTheSameBitsAsZerosPaddedByHand() {
+        // 8 columns: both edges in runs; 13: a column left over; 4: one run with both edges.
+        for (width, bias) in [(8, false), (13, true), (4, false)] {
+            let (h, c) = (3, 16)
+            let x = randomInput([2, h, width, c], seed: 61)
+            let w = randomInput([3, 3, 1, c], seed: 62)
+            let b = bias ? randomInput([c], seed: 63) : nil
+            var padded = [Float](repeating: 0, count: 2 * (h + 2) * (width + 2) * c)
+            let values = x.scalars
+            for n in 0..<2 { for y in 0..<h { for col in 0..<width { for j in 0..<c {
+                padded[((n * (h + 2) + y + 1) * (width + 2) + col + 1) * c + j] = values[((n * h + y) * width + col) * c + j]
+            } } } }
+            let byHand = Tensor(shape: [2, h + 2, width + 2, c], values: padded)
+            let expected = byHand.conv2d(weight: w, bias: b, padding: 0, groups: c).scalars
+            let y = x.conv2d(weight: w, bias: b, padding: 1, groups: c).scalars
+            XCTAssertTrue(y == expected, "width \(width): the padded runs differ from zeros padded by hand")
+        }
+    }
 }
