@@ -68,6 +68,29 @@ final class LossTests: XCTestCase {
         }
     }
 
+    /// The flat pass (gamma 2) gives every logit of a batch the gradient bits it gets in a batch of its
+    /// row alone: the lanes' rows, weights and positives follow the rows wherever they fall in a vector.
+    func testFocalLossGradientBitsDoNotDependOnTheRowsAround() {
+        for k in [13, 1, 16, 19] {
+            let rows = 37
+            let values = randomInput([rows, k], in: -9...9, seed: 35).scalars
+            let labels: [Int32] = (0..<rows).map { $0 % 4 == 0 ? -1 : Int32(($0 * 7) % k) }
+            let weights: [Float] = (0..<rows).map { $0 % 5 == 2 ? 0 : 0.5 + Float($0 % 3) }
+            let x = Tensor(shape: [rows, k], values: values, requiresGrad: true)
+            let loss = x.sigmoidFocalLoss(labels: labels, weights: weights)
+            loss.backward()
+            var sum = 0.0
+            for r in 0..<rows {
+                let one = Tensor(shape: [1, k], values: Array(values[(r * k)..<((r + 1) * k)]), requiresGrad: true)
+                let rowLoss = one.sigmoidFocalLoss(labels: [labels[r]], weights: [weights[r]])
+                rowLoss.backward()
+                sum += Double(rowLoss.item)
+                XCTAssertEqual(one.grad!.map(\.bitPattern), x.grad![(r * k)..<((r + 1) * k)].map(\.bitPattern), "\(k) classes: row \(r)'s gradient")
+            }
+            XCTAssertEqual(Double(loss.item), sum, accuracy: 1e-6 * sum, "\(k) classes")
+        }
+    }
+
     func testFocalLossIsNaNForANaNLogit() {
         let x = Tensor(shape: [1, 19], values: [Float](repeating: 0.5, count: 18) + [.nan])
         XCTAssertTrue(x.sigmoidFocalLoss(labels: [2], weights: [1]).item.isNaN, "the training loop's non-finite check must see it")

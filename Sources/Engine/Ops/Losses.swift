@@ -22,20 +22,17 @@ extension Tensor {
             weights.withUnsafeBufferPointer { wb in
                 let (lp, wp) = (lb.baseAddress!, wb.baseAddress!)
                 return blockedSum(count: rows, blockSize: 512) { r in
+                    if gamma == 2 { return focalRows(x, gp, rows: r, classes: k, labels: lp, weights: wp, alpha: alpha) }
                     var acc: Double = 0
                     for row in r {
                         let w = wp[row], label = Int(lp[row])
                         let xr = x + row * k, gr = gp + row * k
                         if w == 0 { gr.update(repeating: 0, count: k); continue }
                         var rowLoss: Float = 0
-                        if gamma == 2 {
-                            rowLoss = focalRow(xr, gr, count: k, label: label, weight: w, alpha: alpha)
-                        } else {
-                            for j in 0..<k {
-                                let (loss, grad) = focalTerm(xr[j], positive: j == label, alpha: alpha, gamma: gamma)
-                                rowLoss += loss
-                                gr[j] = w * grad
-                            }
+                        for j in 0..<k {
+                            let (loss, grad) = focalTerm(xr[j], positive: j == label, alpha: alpha, gamma: gamma)
+                            rowLoss += loss
+                            gr[j] = w * grad
                         }
                         acc += Double(w * rowLoss)
                     }
@@ -83,20 +80,44 @@ extension Tensor {
     }
 }
 
-/// One row of focal-loss terms with gamma 2, 16 logits at a time: writes `weight` times each
-/// term's derivative to `gradient` and returns the row's unweighted loss. The row's positive
-/// (`label`, or none when -1) takes the scalar `focalTerm`.
+/// Focal-loss terms with gamma 2 of rows `rows` of (rows, k) logits, as one flat run 16 logits at a
+/// time whatever k (the detector's 13 classes would leave 3 of 16 lanes idle per row): writes each
+/// term's derivative times its row's weight to `gradient` and returns the weighted loss. Each lane
+/// does a row-at-a-time pass's arithmetic with its own row's weight, so the gradient's bits do not
+/// depend on how rows fall into vectors. Positives take the scalar `focalTerm`; rows of weight 0
+/// get a gradient of 0 and add nothing, even with a NaN logit.
 @inline(__always)
-func focalRow(_ x: UnsafePointer<Float>, _ gradient: UnsafeMutablePointer<Float>, count k: Int, label: Int, weight w: Float, alpha: Float) -> Float {
-    var loss = SIMD16<Float>()
-    var j = 0
-    while j < k {
-        let n = min(16, k - j)
+func focalRows(
+    _ x: UnsafePointer<Float>, _ gradient: UnsafeMutablePointer<Float>, rows: Range<Int>, classes k: Int,
+    labels: UnsafePointer<Int32>, weights: UnsafePointer<Float>, alpha: Float
+) -> Double {
+    var total: Double = 0
+    var (row, column) = (rows.lowerBound, 0)  // of the vector's first logit
+    var i = rows.lowerBound * k
+    let end = rows.upperBound * k
+    while i < end {
+        let n = min(16, end - i)
         var v = SIMD16<Float>()
         if n == 16 {
-            v = UnsafeRawPointer(x + j).loadUnaligned(as: SIMD16<Float>.self)
+            v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<Float>.self)
         } else {
-            for t in 0..<n { v[t] = x[j + t] }
+            for t in 0..<n { v[t] = x[i + t] }
+        }
+        // Each lane's row weight, and a bit per lane holding a positive, row segment by row segment. Lane
+        // stores and an integer: built with SIMD masks per segment (.>=, .&, replace), the whole pass
+        // took twice as long as row by row (bench train on the Zen 3: loss and matching 40 ms against 20).
+        var w = SIMD16<Float>()
+        var positive: UInt32 = 0
+        var first = 0
+        while first < n {
+            let length = min(k - column, n - first)
+            let weight = weights[row]
+            for t in first..<(first + length) { w[t] = weight }
+            let label = Int(labels[row])
+            if label >= column && label < column + length && weight != 0 { positive |= 1 << UInt32(first + label - column) }
+            first += length
+            column += length
+            if column == k { (row, column) = (row + 1, 0) }
         }
         // Every term as a negative's: alpha_t (1 - alpha), modulator s^2, -log(1 - s) = max(x, 0) + log1p(e^-|x|).
         let e = VectorMath.expNonPositive(v.replacing(with: -v, where: v .> 0))
@@ -110,21 +131,26 @@ func focalRow(_ x: UnsafePointer<Float>, _ gradient: UnsafeMutablePointer<Float>
         let nan = v .!= v
         termLoss.replace(with: .nan, where: nan)
         termGrad.replace(with: .nan, where: nan)
-        if label >= j && label < j + n {
-            let (pl, pg) = focalTerm(v[label - j], positive: true, alpha: alpha, gamma: 2)
-            termLoss[label - j] = pl
-            termGrad[label - j] = w * pg
+        while positive != 0 {
+            let t = positive.trailingZeroBitCount
+            positive &= positive - 1
+            let (pl, pg) = focalTerm(v[t], positive: true, alpha: alpha, gamma: 2)
+            termLoss[t] = pl
+            termGrad[t] = w[t] * pg
         }
+        let unweighted = w .== 0
+        termGrad.replace(with: 0, where: unweighted)
+        termLoss.replace(with: 0, where: unweighted)
         if n == 16 {
-            UnsafeMutableRawPointer(gradient + j).storeBytes(of: termGrad, as: SIMD16<Float>.self)
+            UnsafeMutableRawPointer(gradient + i).storeBytes(of: termGrad, as: SIMD16<Float>.self)
         } else {
-            for t in 0..<n { gradient[j + t] = termGrad[t] }
+            for t in 0..<n { gradient[i + t] = termGrad[t] }
             for t in n..<16 { termLoss[t] = 0 }
         }
-        loss += termLoss
-        j += 16
+        total += Double((w * termLoss).sum())
+        i += 16
     }
-    return loss.sum()
+    return total
 }
 
 /// One focal-loss term and its derivative with respect to the logit.
