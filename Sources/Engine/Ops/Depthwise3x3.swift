@@ -113,9 +113,9 @@ func depthwise3x3Forward(
     let (ho, wo) = (geo.outHeight, geo.outWidth)
     // Runs of four columns with stride 1 (`quadWindow`), over the whole row where they can cover it, with
     // the padding columns at its ends taken as zeros; the rest and other strides one at a time, skipping
-    // padding. The same bits either way: a zero product changes a sum only when the sum is -0, which
-    // takes a bias of -0 and nothing else but zeros. (Skipping the product in the runs instead, with a
-    // branch per edge, made the b1 layer's forward 30% slower: bench engine on the Zen 3.)
+    // padding. The same bits either way (with finite weights): a zero product changes a sum only when
+    // the sum is -0, which takes a bias of -0 and nothing else but zeros. (Skipping the product in the
+    // runs instead, with a branch per edge, made the b1 layer's forward 30% slower: bench engine, Zen 3.)
     let (lo, quads) = geo.paddedOutputColumnRuns ?? geo.outputColumnRuns
     let zeros = [Float](repeating: 0, count: wid * c)
     zeros.withUnsafeBufferPointer { zeroRow in
