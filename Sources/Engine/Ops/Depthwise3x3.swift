@@ -26,11 +26,9 @@ extension ConvGeometry {
         let first = min(outWidth, padding)
         return (first, stride == 1 ? max(0, min(outWidth, width - 2 + padding) - first) / 4 : 0)
     }
-}
 
-extension ConvGeometry {
     /// With stride 1 and padding 1, runs of four over the whole row, `0 ..< 4 * runs`, the first and
-    /// last reading a padding column; nil otherwise.
+    /// last taking a padding column as zeros; nil otherwise.
     var paddedOutputColumnRuns: (first: Int, runs: Int)? {
         guard stride == 1, padding == 1, outWidth == width, width >= 4 else { return nil }
         return (0, outWidth / 4)
