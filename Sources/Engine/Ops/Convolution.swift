@@ -102,8 +102,7 @@ extension Tensor {
                     gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gemmX, gw: gemmW)
                 }
             } else if geo.usesDepthwise3x3Kernel {
-                if let gx { depthwise3x3BackwardInput(geo, w: weight.storage.pointer, gy: g, gx: gx) }
-                if let gw { depthwise3x3BackwardWeight(geo, x: x.storage.pointer, gy: g, gw: gw) }
+                depthwise3x3Backward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
             } else if geo.isDepthwise {
                 depthwiseBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
             } else if geo.usesFewChannelKernel {

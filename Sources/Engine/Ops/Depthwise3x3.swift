@@ -4,7 +4,8 @@
 /// Each output vector of 8 channels (16 in the backward passes where the channels
 /// allow) sums its 9 taps in a SIMD register with fused multiply-adds and is
 /// stored once; the weight gradient keeps its 9 tap accumulators of a channel
-/// group in registers across a block of rows.
+/// group in registers across a block of rows (or, with stride 2 on few channels,
+/// every channel's in L1 while the block is walked along memory).
 /// With stride 1, four adjacent columns go together in all three passes: they
 /// share 6 input-column loads per window row where one at a time takes 12, and
 /// the loop was bound by its loads (bench engine, forward: b5 and b7 shapes
@@ -162,32 +163,54 @@ private func gatherRow(_ acc: Vec, _ row: UnsafePointer<Float>?, _ w: UnsafePoin
     return a
 }
 
-/// dX as a gather: input pixel (iy, ix) collects dy at every output whose window covers it.
-func depthwise3x3BackwardInput(
-    _ geo: ConvGeometry, w: UnsafePointer<Float>, gy: UnsafePointer<Float>, gx: GradientTarget
-) {
-    let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
-    let (ho, wo) = (geo.outHeight, geo.outWidth)
-    // Output column feeding tap kx of input column ix, or -1: the same for every row, so built once.
-    var table = [Int](repeating: -1, count: 3 * wid)
-    for ix in 0..<wid {
-        for kx in 0..<3 {
-            let tx = ix + p - kx
-            if tx >= 0, tx % s == 0, tx / s < wo { table[3 * ix + kx] = tx / s }
+/// dX rows as a gather: input pixel (iy, ix) collects dy at every output whose window covers it.
+/// Holds what every row shares (the column table, a zero row); `write(lines:)` makes a range of rows.
+private struct InputGradientRows {
+    let geo: ConvGeometry
+    let w, gy: UnsafePointer<Float>
+    let gx: GradientTarget
+    /// Output column feeding tap kx of input column ix, or -1: the same for every row, so built once.
+    let table: [Int]
+    let zeros: [Float]
+    /// With stride 1, the input columns lo..<lo + 4 * quads whose dy columns ix + p - 2 ... ix + p all exist.
+    let lo, quads: Int
+    /// With stride 2 and padding 1, input columns 2k and 2k + 1 go in pairs while dy column k + 1 exists.
+    let pairs: Int
+
+    init(_ geo: ConvGeometry, w: UnsafePointer<Float>, gy: UnsafePointer<Float>, gx: GradientTarget) {
+        let (wid, s, p, wo) = (geo.width, geo.stride, geo.padding, geo.outWidth)
+        (self.geo, self.w, self.gy, self.gx) = (geo, w, gy, gx)
+        var table = [Int](repeating: -1, count: 3 * wid)
+        for ix in 0..<wid {
+            for kx in 0..<3 {
+                let tx = ix + p - kx
+                if tx >= 0, tx % s == 0, tx / s < wo { table[3 * ix + kx] = tx / s }
+            }
         }
+        self.table = table
+        zeros = [Float](repeating: 0, count: wo * geo.inChannels)
+        lo = min(wid, max(0, 2 - p))
+        quads = s == 1 ? max(0, min(wid, wo - p) - lo) / 4 : 0
+        pairs = s == 2 && p == 1 ? max(0, min(wo - 1, wid / 2)) : 0
     }
-    // With stride 1, dX[ix] = sum over ky, kx of dy[iy + p - ky, ix + p - kx] w[ky, kx]: the input
-    // columns whose dy columns ix + p - 2 ... ix + p all exist go four at a time (`quadRow`, taps reversed).
-    let lo = min(wid, max(0, 2 - p))
-    let quads = s == 1 ? max(0, min(wid, wo - p) - lo) / 4 : 0
-    // With stride 2 and padding 1, input columns 2k and 2k + 1 go in pairs (`stride2Pair`) while dy column k + 1 exists.
-    let pairs = s == 2 && p == 1 ? max(0, min(wo - 1, wid / 2)) : 0
-    let zeros = [Float](repeating: 0, count: wo * c)
-    zeros.withUnsafeBufferPointer { zeroRow in
-    table.withUnsafeBufferPointer { tableBuffer in
-    let colTable = tableBuffer.baseAddress!
-    Parallel.forEachBlock(count: geo.batch * h, blockSize: 4) { _, r in
-        for line in r {
+
+    /// The first input line (image row, counted over the batch) whose dX the block starting at output
+    /// line `line` writes when dX goes with the weight gradient's blocks: row oy * s of its image, so
+    /// that each block's dX reads the dy rows the block's weight taps have just read.
+    func firstInputLine(ofOutputLine line: Int) -> Int {
+        let (n, oy) = line.quotientAndRemainder(dividingBy: geo.outHeight)
+        return n * geo.height + oy * geo.stride
+    }
+
+    /// Writes dX lines `lines` (input image rows counted over the batch) and tells the target they are final.
+    func write(lines: Range<Int>) {
+        let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
+        let (ho, wo) = (geo.outHeight, geo.outWidth)
+        let (lo, quads, pairs, gy, w, gx) = (lo, quads, pairs, gy, w, gx)
+        table.withUnsafeBufferPointer { tableBuffer in
+        zeros.withUnsafeBufferPointer { zeroRow in
+        let colTable = tableBuffer.baseAddress!
+        for line in lines {
             let (n, iy) = line.quotientAndRemainder(dividingBy: h)
             // Output row feeding tap ky, or nil.
             var outRows: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?) = (nil, nil, nil)
@@ -226,9 +249,24 @@ func depthwise3x3BackwardInput(
                 }
             }
         }
-        gx.rowsFinished((r.lowerBound * wid)..<(r.upperBound * wid))
+        }
+        }
+        gx.rowsFinished((lines.lowerBound * wid)..<(lines.upperBound * wid))
     }
-    }
+}
+
+/// dX and dW of a 3x3 depthwise conv (either may be nil). With both, each block of the weight
+/// gradient's output rows writes the dX rows those dy rows feed right after its weight taps, while
+/// they are in cache (backward of the b1-b4 layers 1.1x faster with it, bench engine, Zen 3; the
+/// rest unchanged). Neither gradient's bits depend on this: dX sums each input pixel whole, and dW keeps its blocks.
+func depthwise3x3Backward(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, gy: UnsafePointer<Float>, gx: GradientTarget?, gw: GradientTarget?
+) {
+    let inputRows = gx.map { InputGradientRows(geo, w: w, gy: gy, gx: $0) }
+    if let gw {
+        depthwise3x3BackwardWeight(geo, x: x, gy: gy, gw: gw, inputRows: inputRows)
+    } else if let inputRows {
+        Parallel.forEachBlock(count: geo.batch * geo.height, blockSize: 4) { _, r in inputRows.write(lines: r) }
     }
 }
 
@@ -266,6 +304,24 @@ private func quadTaps<V: SIMD & WinogradLanes>(_ t: (V, V, V), _ q: UnsafePointe
     return (t.0 + four(x0, x1, x2, x3), t.1 + four(x1, x2, x3, x4), t.2 + four(x2, x3, x4, x5))
 }
 
+/// How the weight gradient walks a block of rows; both give the same bits.
+enum DepthwiseWeightWalk: CaseIterable {
+    /// One channel group at a time down the whole block, its 9 tap sums in registers (`weightTaps`).
+    case inRegisters
+    /// Pixel by pixel with the channels inner, the tap sums in L1 (`weightTapsAlongMemory`).
+    case alongMemory
+
+    /// Set by tests to run one walk whatever the shape; read on the calling thread.
+    @TaskLocal static var forced: DepthwiseWeightWalk? = nil
+
+    /// Along memory for stride 2 on up to 64 channels: with it, the b2 and b4 layers' backward ran 1.3-1.4x
+    /// faster (bench engine, Zen 3); at stride 1, and at stride 2 with 128 channels and more, the walk in
+    /// registers was as fast or faster.
+    static func choice(for geo: ConvGeometry) -> DepthwiseWeightWalk {
+        forced ?? (geo.stride == 2 && geo.inChannels <= 64 ? .alongMemory : .inRegisters)
+    }
+}
+
 /// Output rows per block of the weight gradient (each block keeps its own partial sums):
 /// at most 16, and few enough that the block's input rows stay in L2 across the
 /// block's passes, one per 16 channels. Depends on the shape only.
@@ -273,9 +329,10 @@ private func weightRowsPerBlock(width: Int, channels: Int) -> Int {
     max(1, min(16, (1 << 15) / max(1, width * channels)))
 }
 
-/// dW: for each group of 16 (or 8) channels, 9 tap accumulators in registers over a block of output rows.
-func depthwise3x3BackwardWeight(
-    _ geo: ConvGeometry, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, gw: GradientTarget
+/// dW: per block of output rows, 9 tap sums per channel (`DepthwiseWeightWalk`), the blocks then
+/// summed in order; with `inputRows`, each block then writes its dX rows (`depthwise3x3Backward`).
+private func depthwise3x3BackwardWeight(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, gw: GradientTarget, inputRows: InputGradientRows?
 ) {
     let c = geo.inChannels
     let lines = geo.batch * geo.outHeight
@@ -284,13 +341,22 @@ func depthwise3x3BackwardWeight(
     let partial = Storage(count: blocks * 9 * c)
     // Runs of four interior output columns with stride 1 (`quadTaps`), as in the forward pass.
     let (lo, quads) = geo.outputColumnRuns
+    let alongMemory = DepthwiseWeightWalk.choice(for: geo) == .alongMemory
     Parallel.forEachBlock(count: lines, blockSize: rowsPerBlock) { b, r in
         let acc = partial.pointer + b * 9 * c
-        // 16 channels (a whole cache line of each pixel) per walk down the block where they fit: with 8,
-        // two walks each read half of every line. Each lane does the same arithmetic, so the bits do not change.
-        var j = 0
-        while j + 16 <= c { weightTaps(SIMD16<Float>.self, geo, x: x, gy: gy, lines: r, channel: j, runs: (lo, quads), into: acc); j += 16 }
-        while j < c { weightTaps(SIMD8<Float>.self, geo, x: x, gy: gy, lines: r, channel: j, runs: (lo, quads), into: acc); j += 8 }
+        if alongMemory {
+            weightTapsAlongMemory(geo, x: x, gy: gy, lines: r, runs: (lo, quads), into: acc)
+        } else {
+            // 16 channels (a whole cache line of each pixel) per walk down the block where they fit: with 8,
+            // two walks each read half of every line. Each lane does the same arithmetic, so the bits do not change.
+            var j = 0
+            while j + 16 <= c { weightTaps(SIMD16<Float>.self, geo, x: x, gy: gy, lines: r, channel: j, runs: (lo, quads), into: acc); j += 16 }
+            while j < c { weightTaps(SIMD8<Float>.self, geo, x: x, gy: gy, lines: r, channel: j, runs: (lo, quads), into: acc); j += 8 }
+        }
+        if let inputRows {
+            let end = r.upperBound == lines ? geo.batch * geo.height : inputRows.firstInputLine(ofOutputLine: r.upperBound)
+            inputRows.write(lines: inputRows.firstInputLine(ofOutputLine: r.lowerBound)..<end)
+        }
     }
     // Fixed block order keeps the sum bit-identical run to run.
     let count = 9 * c
@@ -298,6 +364,53 @@ func depthwise3x3BackwardWeight(
     for b in 0..<blocks {
         let src = partial.pointer + b * count
         for i in 0..<count { gw.pointer[i] += src[i] }
+    }
+}
+
+/// The 9 tap sums of a channel group: window row ky's taps kx = 0, 1, 2 are elements 3 ky ..< 3 ky + 3.
+private typealias TapSums<V> = (V, V, V, V, V, V, V, V, V)
+
+/// Adds a run of four interior outputs (from column `ox`) of one output row to the tap sums `t`
+/// of channels j..<j + lanes; `r`: the window's input rows (nil where padding), `g`: the dy row.
+@inline(__always)
+private func addQuad<V: SIMD & WinogradLanes>(
+    _ t: inout TapSums<V>, _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), g: UnsafePointer<Float>,
+    column ox: Int, channel j: Int, c: Int, padding p: Int
+) where V.Scalar == Float {
+    let gq = (V(loading: g + ox * c + j), V(loading: g + (ox + 1) * c + j), V(loading: g + (ox + 2) * c + j), V(loading: g + (ox + 3) * c + j))
+    let offset = (ox - p) * c + j
+    if let q = r.0 { (t.0, t.1, t.2) = quadTaps((t.0, t.1, t.2), q + offset, gq, c: c) }
+    if let q = r.1 { (t.3, t.4, t.5) = quadTaps((t.3, t.4, t.5), q + offset, gq, c: c) }
+    if let q = r.2 { (t.6, t.7, t.8) = quadTaps((t.6, t.7, t.8), q + offset, gq, c: c) }
+}
+
+/// Adds output column `ox` (outside the runs of four) of one output row to the tap sums `t` of
+/// channels j..<j + lanes, skipping taps in the padding.
+@inline(__always)
+private func addColumn<V: SIMD & WinogradLanes>(
+    _ t: inout TapSums<V>, _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), g: UnsafePointer<Float>,
+    column ox: Int, channel j: Int, geometry geo: ConvGeometry
+) where V.Scalar == Float {
+    let (wid, c) = (geo.width, geo.inChannels)
+    let gv = V(loading: g + ox * c + j)
+    let ix0 = ox * geo.stride - geo.padding
+    if ix0 >= 0 && ix0 + 2 < wid {
+        if let q = r.0.map({ $0 + ix0 * c + j }) {
+            t.0 = t.0.addingProduct(gv, V(loading: q)); t.1 = t.1.addingProduct(gv, V(loading: q + c)); t.2 = t.2.addingProduct(gv, V(loading: q + 2 * c))
+        }
+        if let q = r.1.map({ $0 + ix0 * c + j }) {
+            t.3 = t.3.addingProduct(gv, V(loading: q)); t.4 = t.4.addingProduct(gv, V(loading: q + c)); t.5 = t.5.addingProduct(gv, V(loading: q + 2 * c))
+        }
+        if let q = r.2.map({ $0 + ix0 * c + j }) {
+            t.6 = t.6.addingProduct(gv, V(loading: q)); t.7 = t.7.addingProduct(gv, V(loading: q + c)); t.8 = t.8.addingProduct(gv, V(loading: q + 2 * c))
+        }
+    } else {
+        for kx in 0..<3 where ix0 + kx >= 0 && ix0 + kx < wid {
+            let off = (ix0 + kx) * c + j
+            if let q = r.0 { let v = gv * V(loading: q + off); switch kx { case 0: t.0 += v; case 1: t.1 += v; default: t.2 += v } }
+            if let q = r.1 { let v = gv * V(loading: q + off); switch kx { case 0: t.3 += v; case 1: t.4 += v; default: t.5 += v } }
+            if let q = r.2 { let v = gv * V(loading: q + off); switch kx { case 0: t.6 += v; case 1: t.7 += v; default: t.8 += v } }
+        }
     }
 }
 
@@ -310,43 +423,60 @@ private func weightTaps<V: SIMD & WinogradLanes>(
     let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
     let (ho, wo) = (geo.outHeight, geo.outWidth)
     let (lo, quads) = runs
-    var t = (V(), V(), V(), V(), V(), V(), V(), V(), V())
+    var t: TapSums<V> = (V(), V(), V(), V(), V(), V(), V(), V(), V())
     for line in lines {
         let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
-        let (r0, r1, r2) = rows(x + n * h * wid * c, top: oy * s - p, height: h, rowFloats: wid * c)
-        let g = gy + line * wo * c + j
+        let r = rows(x + n * h * wid * c, top: oy * s - p, height: h, rowFloats: wid * c)
+        let g = gy + line * wo * c
+        for k in 0..<quads { addQuad(&t, r, g: g, column: lo + 4 * k, channel: j, c: c, padding: p) }
+        for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads { addColumn(&t, r, g: g, column: ox, channel: j, geometry: geo) }
+    }
+    storeTaps(t, acc + j, c: c)
+}
+
+@inline(__always)
+private func loadTaps<V: SIMD & WinogradLanes>(_ p: UnsafePointer<Float>, c: Int) -> TapSums<V> where V.Scalar == Float {
+    (V(loading: p), V(loading: p + c), V(loading: p + 2 * c), V(loading: p + 3 * c), V(loading: p + 4 * c),
+     V(loading: p + 5 * c), V(loading: p + 6 * c), V(loading: p + 7 * c), V(loading: p + 8 * c))
+}
+
+@inline(__always)
+private func storeTaps<V: SIMD & WinogradLanes>(_ t: TapSums<V>, _ p: UnsafeMutablePointer<Float>, c: Int) where V.Scalar == Float {
+    t.0.store(to: p); t.1.store(to: p + c); t.2.store(to: p + 2 * c)
+    t.3.store(to: p + 3 * c); t.4.store(to: p + 4 * c); t.5.store(to: p + 5 * c)
+    t.6.store(to: p + 6 * c); t.7.store(to: p + 7 * c); t.8.store(to: p + 8 * c)
+}
+
+/// The 9 tap sums of every channel over output rows `lines`, kept at `acc` (9 x c floats, in L1)
+/// while the block is walked pixel by pixel with the channels inner: its reads run along memory.
+/// Each channel's sums take the same additions in the same order as `weightTaps`: the same bits.
+private func weightTapsAlongMemory(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, lines: Range<Int>,
+    runs: (first: Int, count: Int), into acc: UnsafeMutablePointer<Float>
+) {
+    let (h, wid, c, s, p) = (geo.height, geo.width, geo.inChannels, geo.stride, geo.padding)
+    let (ho, wo) = (geo.outHeight, geo.outWidth)
+    let (lo, quads) = runs
+    acc.update(repeating: 0, count: 9 * c)
+    // Channels j..<j + lanes of the sums, loaded, added to by `add` and stored back.
+    @inline(__always) func update<V: SIMD & WinogradLanes>(_: V.Type, channel j: Int, _ add: (inout TapSums<V>) -> Void) where V.Scalar == Float {
+        var t: TapSums<V> = loadTaps(acc + j, c: c)
+        add(&t)
+        storeTaps(t, acc + j, c: c)
+    }
+    for line in lines {
+        let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
+        let r = rows(x + n * h * wid * c, top: oy * s - p, height: h, rowFloats: wid * c)
+        let g = gy + line * wo * c
         for k in 0..<quads {
-            let ox = lo + 4 * k
-            let gq = (V(loading: g + ox * c), V(loading: g + (ox + 1) * c), V(loading: g + (ox + 2) * c), V(loading: g + (ox + 3) * c))
-            let offset = (ox - p) * c + j
-            if let q = r0 { (t.0, t.1, t.2) = quadTaps((t.0, t.1, t.2), q + offset, gq, c: c) }
-            if let q = r1 { (t.3, t.4, t.5) = quadTaps((t.3, t.4, t.5), q + offset, gq, c: c) }
-            if let q = r2 { (t.6, t.7, t.8) = quadTaps((t.6, t.7, t.8), q + offset, gq, c: c) }
+            var j = 0
+            while j + 16 <= c { update(SIMD16<Float>.self, channel: j) { addQuad(&$0, r, g: g, column: lo + 4 * k, channel: j, c: c, padding: p) }; j += 16 }
+            while j < c { update(SIMD8<Float>.self, channel: j) { addQuad(&$0, r, g: g, column: lo + 4 * k, channel: j, c: c, padding: p) }; j += 8 }
         }
         for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads {
-            let gv = V(loading: g + ox * c)
-            let ix0 = ox * s - p
-            if ix0 >= 0 && ix0 + 2 < wid {
-                if let q = r0.map({ $0 + ix0 * c + j }) {
-                    t.0 = t.0.addingProduct(gv, V(loading: q)); t.1 = t.1.addingProduct(gv, V(loading: q + c)); t.2 = t.2.addingProduct(gv, V(loading: q + 2 * c))
-                }
-                if let q = r1.map({ $0 + ix0 * c + j }) {
-                    t.3 = t.3.addingProduct(gv, V(loading: q)); t.4 = t.4.addingProduct(gv, V(loading: q + c)); t.5 = t.5.addingProduct(gv, V(loading: q + 2 * c))
-                }
-                if let q = r2.map({ $0 + ix0 * c + j }) {
-                    t.6 = t.6.addingProduct(gv, V(loading: q)); t.7 = t.7.addingProduct(gv, V(loading: q + c)); t.8 = t.8.addingProduct(gv, V(loading: q + 2 * c))
-                }
-            } else {
-                for kx in 0..<3 where ix0 + kx >= 0 && ix0 + kx < wid {
-                    let off = (ix0 + kx) * c + j
-                    if let q = r0 { let v = gv * V(loading: q + off); switch kx { case 0: t.0 += v; case 1: t.1 += v; default: t.2 += v } }
-                    if let q = r1 { let v = gv * V(loading: q + off); switch kx { case 0: t.3 += v; case 1: t.4 += v; default: t.5 += v } }
-                    if let q = r2 { let v = gv * V(loading: q + off); switch kx { case 0: t.6 += v; case 1: t.7 += v; default: t.8 += v } }
-                }
-            }
+            var j = 0
+            while j + 16 <= c { update(SIMD16<Float>.self, channel: j) { addColumn(&$0, r, g: g, column: ox, channel: j, geometry: geo) }; j += 16 }
+            while j < c { update(SIMD8<Float>.self, channel: j) { addColumn(&$0, r, g: g, column: ox, channel: j, geometry: geo) }; j += 8 }
         }
     }
-    t.0.store(to: acc + 0 * c + j); t.1.store(to: acc + 1 * c + j); t.2.store(to: acc + 2 * c + j)
-    t.3.store(to: acc + 3 * c + j); t.4.store(to: acc + 4 * c + j); t.5.store(to: acc + 5 * c + j)
-    t.6.store(to: acc + 6 * c + j); t.7.store(to: acc + 7 * c + j); t.8.store(to: acc + 8 * c + j)
 }
