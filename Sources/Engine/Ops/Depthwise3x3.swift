@@ -257,8 +257,9 @@ private struct InputGradientRows {
 
 /// dX and dW of a 3x3 depthwise conv (either may be nil). With both, each block of the weight
 /// gradient's output rows writes the dX rows those dy rows feed right after its weight taps, while
-/// they are in cache (backward of the b1-b4 layers 1.1x faster with it, bench engine, Zen 3; the
-/// rest unchanged). Neither gradient's bits depend on this: dX sums each input pixel whole, and dW keeps its blocks.
+/// they are in cache (the bench network's nine depthwise backward passes summed 8% faster with it,
+/// bench engine, Zen 3). Neither gradient's bits depend on this: dX sums each input pixel whole, and
+/// dW keeps its blocks.
 func depthwise3x3Backward(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, gy: UnsafePointer<Float>, gx: GradientTarget?, gw: GradientTarget?
 ) {
