@@ -9,6 +9,8 @@ public final class InferenceConvolution: @unchecked Sendable {
     public let clamp: ClosedRange<Float>?
     /// U = G g G^T of the weights for both Winograd tiles, where the shape admits Winograd.
     private let winogradWeights: PreparedWinogradWeights?
+    /// The weights of a 1x1 convolution packed for `packedGEMM`, where its shape admits them.
+    private let packedWeights: PackedPanels?
 
     /// `prepared: false` skips the Winograd transform (a convolution used once).
     public init(weight: Tensor, bias: Tensor?, stride: Int = 1, padding: Int = 0, groups: Int = 1,
@@ -21,6 +23,9 @@ public final class InferenceConvolution: @unchecked Sendable {
             && min(weight.shape[2], weight.shape[3]) >= WinogradPolicy.minimumChannels
         winogradWeights = prepared && winogradShape
             ? PreparedWinogradWeights(weight.storage.pointer, inChannels: weight.shape[2], outChannels: weight.shape[3]) : nil
+        let pointwise = groups == 1 && weight.shape[0] == 1 && weight.shape[1] == 1 && stride == 1 && padding == 0
+        packedWeights = pointwise && PackedPanels.applies(n: weight.shape[3]) && !panelGEMMApplies(n: weight.shape[3], k: weight.shape[2])
+            ? PackedPanels(weight.storage.pointer, k: weight.shape[2], n: weight.shape[3]) : nil
     }
 
     /// The convolution of NHWC `x`, bias added and clamped as it is written.
@@ -33,8 +38,14 @@ public final class InferenceConvolution: @unchecked Sendable {
                      "InferenceConvolution: input \(x.shape) does not fit weight \(weight.shape)")
         let outShape = [geo.batch, geo.outHeight, geo.outWidth, geo.outChannels]
         let out = Storage(count: outShape.reduce(1, *))
-        convolveForward(geo, x: x.storage.pointer, w: weight.storage.pointer, stage: OutputStage(bias: bias?.storage.pointer, clamp: clamp),
-                        out: out.pointer, winogradWeights: winogradWeights)
+        let stage = OutputStage(bias: bias?.storage.pointer, clamp: clamp)
+        if let packedWeights {
+            packedGEMM(m: geo.batch * geo.height * geo.width, a: x.storage.pointer, lda: geo.inChannels, b: packedWeights,
+                       stage: stage, c: out.pointer, ldc: geo.outChannels)
+        } else {
+            convolveForward(geo, x: x.storage.pointer, w: weight.storage.pointer, stage: stage,
+                            out: out.pointer, winogradWeights: winogradWeights)
+        }
         return Tensor(shape: outShape, storage: out, requiresGrad: false, node: nil)
     }
 }

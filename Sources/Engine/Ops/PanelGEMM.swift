@@ -9,63 +9,6 @@
 // Every output is the same K-ordered sum of fused multiply-adds whatever the blocking, so
 // results do not depend on the thread count or the machine's register width.
 
-/// A row of 16, 32 or 64 output columns held in vector registers.
-///
-/// Made of `SIMD16<Float>` fields rather than `SIMD32`/`SIMD64`: the wider types' arithmetic
-/// goes through the standard library's generic lane loops, which cost a call per lane.
-fileprivate protocol ColumnVector {
-    init(broadcasting value: Float)
-    init(loading p: UnsafePointer<Float>)
-    func store(to p: UnsafeMutablePointer<Float>)
-    /// self + a * b, fused, a broadcast to every column.
-    func addingProduct(broadcast a: Float, _ b: Self) -> Self
-    func adding(_ other: Self) -> Self
-}
-
-fileprivate typealias Lanes = SIMD16<Float>
-
-@inline(__always) fileprivate func load(_ p: UnsafePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
-@inline(__always) fileprivate func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self) }
-
-/// 16 columns.
-fileprivate struct Columns16: ColumnVector {
-    var v0: Lanes
-    @inline(__always) init(_ v0: Lanes) { self.v0 = v0 }
-    @inline(__always) init(broadcasting value: Float) { v0 = Lanes(repeating: value) }
-    @inline(__always) init(loading p: UnsafePointer<Float>) { v0 = load(p) }
-    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { Engine.store(v0, p) }
-    @inline(__always) func addingProduct(broadcast a: Float, _ b: Self) -> Self { Self(v0.addingProduct(Lanes(repeating: a), b.v0)) }
-    @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0) }
-}
-
-/// 32 columns.
-fileprivate struct Columns32: ColumnVector {
-    var v0, v1: Lanes
-    @inline(__always) init(_ v0: Lanes, _ v1: Lanes) { (self.v0, self.v1) = (v0, v1) }
-    @inline(__always) init(broadcasting value: Float) { (v0, v1) = (Lanes(repeating: value), Lanes(repeating: value)) }
-    @inline(__always) init(loading p: UnsafePointer<Float>) { (v0, v1) = (load(p), load(p + 16)) }
-    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { Engine.store(v0, p); Engine.store(v1, p + 16) }
-    @inline(__always) func addingProduct(broadcast a: Float, _ b: Self) -> Self {
-        let x = Lanes(repeating: a)
-        return Self(v0.addingProduct(x, b.v0), v1.addingProduct(x, b.v1))
-    }
-    @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0, v1 + o.v1) }
-}
-
-/// 64 columns.
-fileprivate struct Columns64: ColumnVector {
-    var v0, v1, v2, v3: Lanes
-    @inline(__always) init(_ v0: Lanes, _ v1: Lanes, _ v2: Lanes, _ v3: Lanes) { (self.v0, self.v1, self.v2, self.v3) = (v0, v1, v2, v3) }
-    @inline(__always) init(broadcasting value: Float) { let x = Lanes(repeating: value); (v0, v1, v2, v3) = (x, x, x, x) }
-    @inline(__always) init(loading p: UnsafePointer<Float>) { (v0, v1, v2, v3) = (load(p), load(p + 16), load(p + 32), load(p + 48)) }
-    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { Engine.store(v0, p); Engine.store(v1, p + 16); Engine.store(v2, p + 32); Engine.store(v3, p + 48) }
-    @inline(__always) func addingProduct(broadcast a: Float, _ b: Self) -> Self {
-        let x = Lanes(repeating: a)
-        return Self(v0.addingProduct(x, b.v0), v1.addingProduct(x, b.v1), v2.addingProduct(x, b.v2), v3.addingProduct(x, b.v3))
-    }
-    @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0, v1 + o.v1, v2 + o.v2, v3 + o.v3) }
-}
-
 /// Whether `panelGEMM` suits a product with this K and N: N in whole vectors, at most 64 (one panel
 /// with AVX-512, four of 16 with AVX2; wider products re-read A per panel and lost to OpenBLAS in
 /// `bench engine` on the Zen 4 and on the Zen 3), B within L1.
