@@ -6,14 +6,16 @@ import XCTest
 /// kernels do not take (more than 64 output channels, or more than 128 input channels).
 final class PackedGEMMTests: XCTestCase {
     /// (input NHWC, output channels): tiles of 6 rows with remainders of 1-5, several blocks of
-    /// rows, products split into groups of panels (few rows, many columns), and widths that leave a
-    /// last panel of 16 after panels of 32 (AVX-512's layout).
+    /// rows, products split into groups of panels (few rows, many columns), widths that leave a
+    /// last panel of 16 after panels of 32 (AVX-512's layout), and last panels short of a vector.
     static let shapes: [([Int], Int)] = [
         ([1, 5, 7, 24], 80),     // 35 rows: 5 tiles and a remainder of 5
         ([2, 9, 11, 200], 16),   // K past the panel kernels', 198 rows in blocks
         ([1, 2, 4, 130], 144),   // 8 rows, 144 columns: groups of panels over few rows
         ([1, 1, 1, 96], 208),    // one row
         ([3, 8, 8, 72], 96),     // 192 rows, whole tiles
+        ([1, 5, 3, 24], 104),    // a last panel of 8 columns (the class head's width)
+        ([2, 3, 7, 40], 3),      // fewer columns than a vector
     ]
 
     func run(_ x: Tensor, _ w: Tensor, _ b: Tensor, clamp: ClosedRange<Float>?, sixteenFloats: Bool, threads: Int) -> [Float] {

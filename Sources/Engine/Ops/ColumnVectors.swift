@@ -6,6 +6,8 @@
 /// Made of `SIMD16<Float>` fields rather than `SIMD32`/`SIMD64`: the wider types' arithmetic
 /// goes through the standard library's generic lane loops, which cost a call per lane.
 protocol ColumnVector {
+    /// Columns held: 16, 32 or 64.
+    static var lanes: Int { get }
     init(broadcasting value: Float)
     init(loading p: UnsafePointer<Float>)
     func store(to p: UnsafeMutablePointer<Float>)
@@ -23,6 +25,7 @@ typealias Lanes = SIMD16<Float>
 
 /// 16 columns.
 struct Columns16: ColumnVector {
+    static var lanes: Int { 16 }
     var v0: Lanes
     @inline(__always) init(_ v0: Lanes) { self.v0 = v0 }
     @inline(__always) init(broadcasting value: Float) { v0 = Lanes(repeating: value) }
@@ -35,6 +38,7 @@ struct Columns16: ColumnVector {
 
 /// 32 columns.
 struct Columns32: ColumnVector {
+    static var lanes: Int { 32 }
     var v0, v1: Lanes
     @inline(__always) init(_ v0: Lanes, _ v1: Lanes) { (self.v0, self.v1) = (v0, v1) }
     @inline(__always) init(broadcasting value: Float) { (v0, v1) = (Lanes(repeating: value), Lanes(repeating: value)) }
@@ -50,6 +54,7 @@ struct Columns32: ColumnVector {
 
 /// 64 columns.
 struct Columns64: ColumnVector {
+    static var lanes: Int { 64 }
     var v0, v1, v2, v3: Lanes
     @inline(__always) init(_ v0: Lanes, _ v1: Lanes, _ v2: Lanes, _ v3: Lanes) { (self.v0, self.v1, self.v2, self.v3) = (v0, v1, v2, v3) }
     @inline(__always) init(broadcasting value: Float) { let x = Lanes(repeating: value); (v0, v1, v2, v3) = (x, x, x, x) }
@@ -62,5 +67,19 @@ struct Columns64: ColumnVector {
     @inline(__always) func adding(_ o: Self) -> Self { Self(v0 + o.v0, v1 + o.v1, v2 + o.v2, v3 + o.v3) }
     @inline(__always) func clamped(_ lo: Float, _ hi: Float) -> Self {
         Self(VectorMath.clamped(v0, lo, hi), VectorMath.clamped(v1, lo, hi), VectorMath.clamped(v2, lo, hi), VectorMath.clamped(v3, lo, hi))
+    }
+}
+
+extension ColumnVector {
+    /// The first `count` columns from `p`, zeros after them (a product's last columns, short of a vector).
+    @inline(__always) init(loadingFirst count: Int, from p: UnsafePointer<Float>) {
+        var v = Self(broadcasting: 0)
+        withUnsafeMutableBytes(of: &v) { $0.baseAddress!.assumingMemoryBound(to: Float.self).update(from: p, count: count) }
+        self = v
+    }
+
+    /// Stores the first `count` columns only.
+    @inline(__always) func store(first count: Int, to p: UnsafeMutablePointer<Float>) {
+        withUnsafeBytes(of: self) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: Float.self), count: count) }
     }
 }

@@ -122,8 +122,7 @@ extension Tensor {
     /// activation runs as this one op). `InferenceConvolution` also prepares the weights once.
     public func convolvedForInference(weight: Tensor, bias: Tensor?, stride: Int = 1, padding: Int = 0, groups: Int = 1,
                                       clampedTo range: ClosedRange<Float>? = nil) -> Tensor {
-        InferenceConvolution(weight: weight, bias: bias, stride: stride, padding: padding, groups: groups, clampedTo: range,
-                             prepared: false)(self)
+        InferenceConvolution(weight: weight, bias: bias, stride: stride, padding: padding, groups: groups, clampedTo: range)(self)
     }
 }
 
@@ -136,7 +135,7 @@ func convolveForward(
 ) {
     let winograd = geo.winogradPasses(algorithm)
     if winograd.forward {
-        winogradForward(geo, tile: winograd.tile, x: x, w: w, u: winogradWeights?.pointer(winograd.tile), stage: stage, out: out)
+        winogradForward(geo, tile: winograd.tile, x: x, w: w, prepared: winogradWeights, stage: stage, out: out)
     } else if algorithm == .im2col {
         gemmConvForward(geo, x: x, w: w, stage: stage, out: out)
     } else if geo.usesDepthwise3x3Kernel {

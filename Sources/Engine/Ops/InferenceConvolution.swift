@@ -7,24 +7,24 @@ public final class InferenceConvolution: @unchecked Sendable {
     public let bias: Tensor?
     public let stride, padding, groups: Int
     public let clamp: ClosedRange<Float>?
-    /// U = G g G^T of the weights for both Winograd tiles, where the shape admits Winograd.
+    /// U = G g G^T of the weights for both Winograd tiles, packed, where the shape admits Winograd.
     private let winogradWeights: PreparedWinogradWeights?
     /// The weights of a 1x1 convolution packed for `packedGEMM`, where its shape admits them.
     private let packedWeights: PackedPanels?
 
-    /// `prepared: false` skips the Winograd transform (a convolution used once).
+    /// Prepares the weights: Winograd's transform for both tiles, or a 1x1's packed panels.
     public init(weight: Tensor, bias: Tensor?, stride: Int = 1, padding: Int = 0, groups: Int = 1,
-                clampedTo clamp: ClosedRange<Float>? = nil, prepared: Bool = true) {
+                clampedTo clamp: ClosedRange<Float>? = nil) {
         precondition(weight.shape.count == 4, "InferenceConvolution: weight must be HWIO, got \(weight.shape)")
         if let bias { precondition(bias.shape == [weight.shape[3]], "InferenceConvolution: bias \(bias.shape) for \(weight.shape[3]) channels") }
         (self.weight, self.bias, self.stride, self.padding, self.groups, self.clamp) = (weight, bias, stride, padding, groups, clamp)
         // Only where `.automatic` may run Winograd on some input size.
         let winogradShape = groups == 1 && weight.shape[0] == 3 && weight.shape[1] == 3 && stride == 1 && padding == 1
             && min(weight.shape[2], weight.shape[3]) >= WinogradPolicy.minimumChannels
-        winogradWeights = prepared && winogradShape
+        winogradWeights = winogradShape
             ? PreparedWinogradWeights(weight.storage.pointer, inChannels: weight.shape[2], outChannels: weight.shape[3]) : nil
         let pointwise = groups == 1 && weight.shape[0] == 1 && weight.shape[1] == 1 && stride == 1 && padding == 0
-        packedWeights = pointwise && PackedPanels.applies(n: weight.shape[3]) && !panelGEMMApplies(n: weight.shape[3], k: weight.shape[2])
+        packedWeights = pointwise && !panelGEMMApplies(n: weight.shape[3], k: weight.shape[2])
             ? PackedPanels(weight.storage.pointer, k: weight.shape[2], n: weight.shape[3]) : nil
     }
 

@@ -1,5 +1,6 @@
-// C = A B for a 1x1 convolution at inference: A the input pixels (tall, read in place), B the
-// weights, packed once when the layer is prepared.
+// C = A B at inference, with B the weights packed once when the layer is prepared: a 1x1
+// convolution's (A its input pixels) and Winograd's transformed weights (A the transformed
+// input tiles, one product per entry). A is read in place.
 //
 // OpenBLAS packs B again on every call and A into its own layout before multiplying, and
 // fills C with zeros first (beta = 0): at batch 1 those copies took 16% of a 1-thread
@@ -10,93 +11,99 @@
 // Every output is the same K-ordered chain of fused multiply-adds whatever the tiling, so
 // results do not depend on the thread count.
 
-/// B (k x n, row-major) copied into panels of whole vectors, each k x width contiguous:
-/// a tile walks its panel's rows one after another.
+/// B (k x n, row-major) copied into panels of whole vectors, each k x its width contiguous:
+/// a tile walks its panel's rows one after another. The last panel is padded with zero columns
+/// to a whole vector; those columns are never stored.
 public struct PackedPanels: @unchecked Sendable {
     public let k, n: Int
     /// Columns per full panel: 32 where a register holds 16 floats, 16 otherwise.
     let width: Int
     private let storage: Storage
 
-    /// Whether B's shape can be packed: N in whole 16-column vectors.
-    public static func applies(n: Int) -> Bool { n > 0 && n % 16 == 0 }
-
-    /// Packs `b` (k x n, row-major); `n` must be a multiple of 16.
+    /// Packs `b` (k x n, row stride n).
     init(_ b: UnsafePointer<Float>, k: Int, n: Int) {
-        precondition(Self.applies(n: n), "PackedPanels: \(n) columns is not a multiple of 16")
+        precondition(k > 0 && n > 0, "PackedPanels: an empty matrix (\(k) x \(n))")
         (self.k, self.n) = (k, n)
         width = VectorRegisters.holdSixteenFloats ? 32 : 16
-        storage = Storage(count: k * n)
+        storage = Storage(count: k * ((n + 15) / 16 * 16))
         var column = 0
         while column < n {
-            let w = min(width, n - column)
+            let (real, packed) = (columns(at: column), packedWidth(at: column))
             let panel = storage.pointer + column * k
-            for i in 0..<k { (panel + i * w).update(from: b + i * n + column, count: w) }
-            column += w
+            for i in 0..<k {
+                (panel + i * packed).update(from: b + i * n + column, count: real)
+                (panel + i * packed + real).update(repeating: 0, count: packed - real)
+            }
+            column += width
         }
     }
 
-    /// The panel holding columns `column ..<` its width, k x that width.
+    /// Columns of C the panel starting at `column` makes.
+    func columns(at column: Int) -> Int { min(width, n - column) }
+    /// Floats per row of that panel: its columns rounded up to a whole vector of 16.
+    func packedWidth(at column: Int) -> Int { (columns(at: column) + 15) / 16 * 16 }
+    /// The panel starting at `column` (every panel before it is full).
     func panel(at column: Int) -> UnsafePointer<Float> { UnsafePointer(storage.pointer + column * k) }
+    var panelCount: Int { (n + width - 1) / width }
 }
 
 /// Rows per tile: 6 rows of 2 registers are 12 accumulators, leaving B's row and a broadcast
 /// room in AVX2's 16 registers.
 private let tileRows = 6
 
-/// C (m x n, row stride ldc) = A (m x k, row stride lda) B, then `stage`'s bias and clamp,
-/// each tile written once. `stage.moments` is not gathered (inference only).
+/// C (m x n, row stride ldc) = A (m x k, row stride lda) B, then `stage`'s bias and clamp, each
+/// tile written once, spread over the workers. `stage.moments` is not gathered (inference only).
 func packedGEMM(m: Int, a: UnsafePointer<Float>, lda: Int, b: PackedPanels, stage: OutputStage,
                 c: UnsafeMutablePointer<Float>, ldc: Int) {
     precondition(stage.moments == nil, "packedGEMM does not gather moments")
-    let panels = (b.n + b.width - 1) / b.width
+    let panels = b.panelCount, threads = Parallel.threadCount
     // Work items are blocks of rows x groups of panels: a block of A (up to 96 x K) stays in L2
     // while its group's panels pass over it; groups split wide products over the workers
     // where there are few rows. Any split gives the same bits.
-    let rowBlock = min(96, tileRows * max(1, (m + tileRows * 2 * Parallel.threadCount - 1) / (tileRows * 2 * Parallel.threadCount)))
+    let rowBlock = min(96, tileRows * max(1, (m + tileRows * 2 * threads - 1) / (tileRows * 2 * threads)))
     let rowBlocks = (m + rowBlock - 1) / rowBlock
-    let panelsPerGroup = rowBlocks >= 4 * Parallel.threadCount ? panels : max(1, panels * rowBlocks / (4 * Parallel.threadCount))
+    let panelsPerGroup = rowBlocks >= 4 * threads ? panels : max(1, panels * rowBlocks / (4 * threads))
     let groups = (panels + panelsPerGroup - 1) / panelsPerGroup
-    let zeros = Storage(count: b.n)
-    let bias = UnsafePointer(stage.bias ?? UnsafePointer(zeros.pointer))
     Parallel.forEachBlock(count: rowBlocks * groups, blockSize: 1) { item, _ in
         let rows = (item / groups * rowBlock)..<min(m, (item / groups + 1) * rowBlock)
-        let firstPanel = item % groups * panelsPerGroup
-        for p in firstPanel..<min(panels, firstPanel + panelsPerGroup) {
-            let column = p * b.width
-            if b.width == 32 && b.n - column >= 32 {
-                packedPanel(Columns32.self, rows: rows, column: column, a: a, lda: lda, b: b, bias: bias, stage: stage, c: c, ldc: ldc)
+        let first = item % groups * panelsPerGroup
+        packedProduct(rows: rows, panels: first..<min(panels, first + panelsPerGroup), a: a, lda: lda, b: b,
+                      bias: stage.bias, lower: stage.lower, upper: stage.upper, c: c, ldc: ldc)
+    }
+}
+
+/// Rows `rows` x panels `panels` of C = A B (+ bias, clamped to [lower, upper]) on the calling
+/// thread: one panel at a time, down the rows `tileRows` at a time.
+func packedProduct(rows: Range<Int>, panels: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedPanels,
+                   bias: UnsafePointer<Float>?, lower: Float = -.infinity, upper: Float = .infinity,
+                   c: UnsafeMutablePointer<Float>, ldc: Int) {
+    for p in panels {
+        let column = p * b.width
+        let panel = b.panel(at: column), step = b.packedWidth(at: column), columns = b.columns(at: column)
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            let count = min(tileRows, rows.upperBound - row)
+            let (aTile, cTile) = (a + row * lda, c + row * ldc + column)
+            if step == 32 {
+                packedTile(Columns32.self, count: count, a: aTile, lda: lda, k: b.k, panel: panel, columns: columns,
+                           bias: bias.map { $0 + column }, lower: lower, upper: upper, c: cTile, ldc: ldc)
             } else {
-                packedPanel(Columns16.self, rows: rows, column: column, a: a, lda: lda, b: b, bias: bias, stage: stage, c: c, ldc: ldc)
+                packedTile(Columns16.self, count: count, a: aTile, lda: lda, k: b.k, panel: panel, columns: columns,
+                           bias: bias.map { $0 + column }, lower: lower, upper: upper, c: cTile, ldc: ldc)
             }
+            row += count
         }
     }
 }
 
-/// One panel's columns of rows `rows`, `tileRows` rows at a time; `V` is the panel's width.
-@inline(__always)
-private func packedPanel<V: ColumnVector>(
-    _: V.Type, rows: Range<Int>, column: Int, a: UnsafePointer<Float>, lda: Int, b: PackedPanels,
-    bias: UnsafePointer<Float>, stage: OutputStage, c: UnsafeMutablePointer<Float>, ldc: Int
-) {
-    let panel = b.panel(at: column)
-    let step = min(b.width, b.n - column)
-    var row = rows.lowerBound
-    while row < rows.upperBound {
-        let count = min(tileRows, rows.upperBound - row)
-        packedTile(V.self, count: count, a: a + row * lda, lda: lda, k: b.k, panel: panel, step: step,
-                   bias: bias + column, lower: stage.lower, upper: stage.upper, c: c + row * ldc + column, ldc: ldc)
-        row += count
-    }
-}
-
-/// Rows 0 ..< count (at most `tileRows`) of one panel. Not inlined into the walk over rows: there
-/// the compiler kept the clamp's bounds in registers across the loop over K and spilled two of
-/// the tile's sums to the stack, which halved its speed on AVX2.
+/// Rows 0 ..< count (at most `tileRows`) of one panel, its first `columns` columns stored. Not
+/// inlined into the walk over rows: there the compiler kept the clamp's bounds in registers
+/// across the loop over K and spilled two of the tile's sums to the stack, which halved its
+/// speed on AVX2.
 @inline(never)
 private func packedTile<V: ColumnVector>(
-    _: V.Type, count: Int, a: UnsafePointer<Float>, lda: Int, k: Int, panel: UnsafePointer<Float>, step: Int,
-    bias: UnsafePointer<Float>, lower: Float, upper: Float, c: UnsafeMutablePointer<Float>, ldc: Int
+    _: V.Type, count: Int, a: UnsafePointer<Float>, lda: Int, k: Int, panel: UnsafePointer<Float>, columns: Int,
+    bias: UnsafePointer<Float>?, lower: Float, upper: Float, c: UnsafeMutablePointer<Float>, ldc: Int
 ) {
     // A tile of fewer rows repeats its last row and stores only the real ones.
     let a0 = a
@@ -105,6 +112,7 @@ private func packedTile<V: ColumnVector>(
     var (s0, s1, s2) = (V(broadcasting: 0), V(broadcasting: 0), V(broadcasting: 0))
     var (s3, s4, s5) = (V(broadcasting: 0), V(broadcasting: 0), V(broadcasting: 0))
     var bRowPointer = panel
+    let step = V.lanes
     for i in 0..<k {
         let bRow = V(loading: bRowPointer)
         s0 = s0.addingProduct(broadcast: a0[i], bRow)
@@ -115,11 +123,13 @@ private func packedTile<V: ColumnVector>(
         s5 = s5.addingProduct(broadcast: a5[i], bRow)
         bRowPointer += step
     }
-    let columnBias = V(loading: bias)
+    // A panel's padding columns hold zeros: the bias is read only for real columns.
+    let columnBias: V? = bias.map { columns == step ? V(loading: $0) : V(loadingFirst: columns, from: $0) }
     let clamps = lower > -.infinity || upper < .infinity
     @inline(__always) func finish(_ s: V, _ t: Int) {
-        let v = s.adding(columnBias)
-        (clamps ? v.clamped(lower, upper) : v).store(to: c + t * ldc)
+        var v = columnBias.map { s.adding($0) } ?? s
+        if clamps { v = v.clamped(lower, upper) }
+        if columns == step { v.store(to: c + t * ldc) } else { v.store(first: columns, to: c + t * ldc) }
     }
     finish(s0, 0)
     if count > 1 { finish(s1, 1) }

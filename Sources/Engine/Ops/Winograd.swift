@@ -137,13 +137,14 @@ let winogradAutomatic = ProcessInfo.processInfo.environment["UIDETECT_WINOGRAD"]
 
 /// out = conv(x, w) + bias, by Winograd with `tile`; `prepared`: U of w for that tile, if made already.
 func winogradForward(
-    _ geo: ConvGeometry, tile: WinogradTile, x: UnsafePointer<Float>, w: UnsafePointer<Float>, u prepared: UnsafePointer<Float>? = nil,
+    _ geo: ConvGeometry, tile: WinogradTile, x: UnsafePointer<Float>, w: UnsafePointer<Float>, prepared: PreparedWinogradWeights? = nil,
     stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
     func run<T: WinogradTransform>(_: T.Type) {
         let made = prepared == nil ? transformedWeights(T.self, w, inChannels: geo.inChannels, outChannels: geo.outChannels) : nil
+        let weights = prepared.map { WinogradWeights.packed($0.panels(T.tile)) } ?? .transformed(UnsafePointer(made!.pointer))
         winogradConvolve(T.self, WinogradTiles(geo, T.self), input: x, inChannels: geo.inChannels,
-                         u: prepared ?? UnsafePointer(made!.pointer), outChannels: geo.outChannels, stage: stage, out: out, accumulate: false)
+                         weights: weights, outChannels: geo.outChannels, stage: stage, out: out, accumulate: false)
     }
     switch tile {
     case .f2x2: run(F2x2.self)
@@ -156,7 +157,7 @@ func winogradBackwardData(_ geo: ConvGeometry, tile: WinogradTile, w: UnsafePoin
     func run<T: WinogradTransform>(_: T.Type) {
         let swapped = channelsSwapped(w, taps: 9, inChannels: geo.inChannels, outChannels: geo.outChannels)
         let u = transformedWeights(T.self, swapped.pointer, inChannels: geo.outChannels, outChannels: geo.inChannels, turned: true)
-        winogradConvolve(T.self, WinogradTiles(geo, T.self), input: gy, inChannels: geo.outChannels, u: u.pointer,
+        winogradConvolve(T.self, WinogradTiles(geo, T.self), input: gy, inChannels: geo.outChannels, weights: .transformed(u.pointer),
                          outChannels: geo.inChannels, stage: .none, out: gx.pointer, accumulate: gx.accumulate)
     }
     switch tile {
@@ -216,20 +217,29 @@ private func winogradBackwardWeight<T: WinogradTransform>(
 }
 
 /// A conv's weights transformed once for each Winograd tile (inference: the tile depends on
-/// the input's size, known only per call).
+/// the input's size, known only per call), each entry's Cin x Cout matrix packed for `packedProduct`.
 final class PreparedWinogradWeights: @unchecked Sendable {
     // Both tiles' U: 52 floats per weight pair against the weights' 9, a few MB for a whole detector.
-    private let f2x2, f4x4: Storage
+    private let f2x2, f4x4: [PackedPanels]
 
     init(_ w: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int) {
-        f2x2 = transformedWeights(F2x2.self, w, inChannels: cin, outChannels: cout)
-        f4x4 = transformedWeights(F4x4.self, w, inChannels: cin, outChannels: cout)
+        func packed<T: WinogradTransform>(_: T.Type) -> [PackedPanels] {
+            let u = transformedWeights(T.self, w, inChannels: cin, outChannels: cout)
+            let matrix = entryStride(tiles: cin, channels: cout)
+            return (0..<T.entries).map { PackedPanels(u.pointer + $0 * matrix, k: cin, n: cout) }
+        }
+        (f2x2, f4x4) = (packed(F2x2.self), packed(F4x4.self))
     }
 
-    /// U for `tile`, [ξ][Cin][Cout].
-    func pointer(_ tile: WinogradTile) -> UnsafePointer<Float> {
-        UnsafePointer(tile == .f2x2 ? f2x2.pointer : f4x4.pointer)
-    }
+    /// U for `tile`, one packed Cin x Cout matrix per entry ξ.
+    func panels(_ tile: WinogradTile) -> [PackedPanels] { tile == .f2x2 ? f2x2 : f4x4 }
+}
+
+/// The transformed weights a Winograd convolution multiplies by: made for this call
+/// ([ξ][Cin][Cout], multiplied by OpenBLAS), or prepared and packed once (inference).
+enum WinogradWeights {
+    case transformed(UnsafePointer<Float>)
+    case packed([PackedPanels])
 }
 
 // MARK: - Tiles and the shared convolution
@@ -261,10 +271,9 @@ private func blockTiles(_ count: Int) -> Int {
     max(16, (count + WinogradPolicy.minimumBlocks - 1) / WinogradPolicy.minimumBlocks)
 }
 
-/// out (+)= the conv of `input` (N, H, W, inChannels) given its transformed weights
-/// `u` ([ξ][inChannels][outChannels]), plus bias.
+/// out (+)= the conv of `input` (N, H, W, inChannels) given its transformed weights, plus bias.
 private func winogradConvolve<T: WinogradTransform>(
-    _: T.Type, _ tiles: WinogradTiles, input: UnsafePointer<Float>, inChannels cin: Int, u: UnsafePointer<Float>,
+    _: T.Type, _ tiles: WinogradTiles, input: UnsafePointer<Float>, inChannels cin: Int, weights: WinogradWeights,
     outChannels cout: Int, stage: OutputStage, out: UnsafeMutablePointer<Float>, accumulate: Bool
 ) {
     let matrix = entryStride(tiles: cin, channels: cout), entries = T.entries
@@ -275,7 +284,13 @@ private func winogradConvolve<T: WinogradTransform>(
         let v = scratch.pointer, m = v + entries * vStride, patch = m + entries * mStride
         transformInput(T.self, tiles, x: input, channels: cin, range: r, v: v, patch: patch)
         for xi in 0..<entries {
-            rawSGEMM(false, false, t, cout, cin, 1, v + xi * vStride, cin, u + xi * matrix, cout, 0, m + xi * mStride, cout)
+            switch weights {
+            case .transformed(let u):
+                rawSGEMM(false, false, t, cout, cin, 1, v + xi * vStride, cin, u + xi * matrix, cout, 0, m + xi * mStride, cout)
+            case .packed(let panels):
+                packedProduct(rows: 0..<t, panels: 0..<panels[xi].panelCount, a: v + xi * vStride, lda: cin, b: panels[xi],
+                              bias: nil, c: m + xi * mStride, ldc: cout)
+            }
         }
         transformOutput(T.self, tiles, m: m, channels: cout, range: r, stage: stage, out: out, accumulate: accumulate)
     }
