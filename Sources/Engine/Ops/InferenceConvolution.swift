@@ -1,6 +1,7 @@
 /// A convolution prepared once for inference: its weights and bias (a batch norm folded in by
 /// the caller), the clamp its output is written through (the activation), and, for a dense
-/// 3x3 stride-1 conv, its Winograd-transformed weights, so that no call transforms them again.
+/// 3x3 stride-1 conv, its Winograd-transformed weights (for a wide 1x1, its weights), packed
+/// for `packedGEMM`, so that no call transforms or packs them again.
 /// Nothing is recorded; the weights are copied when it is made (make a new one when they change).
 public final class InferenceConvolution: @unchecked Sendable {
     public let weight: Tensor
@@ -9,7 +10,8 @@ public final class InferenceConvolution: @unchecked Sendable {
     public let clamp: ClosedRange<Float>?
     /// U = G g G^T of the weights for both Winograd tiles, packed, where the shape admits Winograd.
     private let winogradWeights: PreparedWinogradWeights?
-    /// The weights of a 1x1 convolution packed for `packedGEMM`, where its shape admits them.
+    /// A 1x1 convolution's weights packed for `packedGEMM`, where the panel kernels do not take its
+    /// shape (more than 64 output channels or 128 input channels) and OpenBLAS would pack them on every call.
     private let packedWeights: PackedPanels?
 
     /// Prepares the weights: Winograd's transform for both tiles, or a 1x1's packed panels.

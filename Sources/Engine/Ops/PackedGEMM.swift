@@ -14,8 +14,8 @@
 /// B (k x n, row-major) copied into panels of whole vectors, each k x its width contiguous:
 /// a tile walks its panel's rows one after another. The last panel is padded with zero columns
 /// to a whole vector; those columns are never stored.
-public struct PackedPanels: @unchecked Sendable {
-    public let k, n: Int
+struct PackedPanels: @unchecked Sendable {
+    let k, n: Int
     /// Columns per full panel: 32 where a register holds 16 floats, 16 otherwise.
     let width: Int
     private let storage: Storage

@@ -135,7 +135,7 @@ let winogradAutomatic = ProcessInfo.processInfo.environment["UIDETECT_WINOGRAD"]
 
 // MARK: - Passes
 
-/// out = conv(x, w) + bias, by Winograd with `tile`; `prepared`: U of w for that tile, if made already.
+/// out = conv(x, w) + bias, by Winograd with `tile`; `prepared`: w's U packed once (inference), else U is made here.
 func winogradForward(
     _ geo: ConvGeometry, tile: WinogradTile, x: UnsafePointer<Float>, w: UnsafePointer<Float>, prepared: PreparedWinogradWeights? = nil,
     stage: OutputStage, out: UnsafeMutablePointer<Float>
