@@ -15,13 +15,20 @@ final class PackedGEMMTests: XCTestCase {
         ([1, 1, 1, 96], 208),    // one row
         ([3, 8, 8, 72], 96),     // 192 rows, whole tiles
         ([1, 5, 3, 24], 104),    // a last panel of 8 columns (the class head's width)
+        ([1, 3, 4, 20], 88),     // a last panel of 24: part of a 32-column panel with AVX-512's layout
         ([2, 3, 7, 40], 3),      // fewer columns than a vector
     ]
 
     func run(_ x: Tensor, _ w: Tensor, _ b: Tensor, clamp: ClosedRange<Float>?, sixteenFloats: Bool, threads: Int) -> [Float] {
         VectorRegisters.$holdSixteenFloats.withValue(sixteenFloats) {
             Parallel.withThreads(threads) {
-                InferenceConvolution(weight: w, bias: b, clampedTo: clamp)(x).scalars
+                let conv = InferenceConvolution(weight: w, bias: b, clampedTo: clamp)
+                // A buffer of the output's size filled with NaN and freed, so that the output most
+                // likely reuses it: a column the kernel failed to write shows as NaN, not as an
+                // earlier run's right answer.
+                let count = x.shape.dropLast().reduce(1, *) * w.shape[3]
+                _ = Tensor(shape: [count], values: [Float](repeating: .nan, count: count))
+                return conv(x).scalars
             }
         }
     }
@@ -36,9 +43,11 @@ final class PackedGEMMTests: XCTestCase {
                                       stride: 1, padding: 0, groups: 1)
             for clamp in [nil, Float(-0.5)...Float(1)] as [ClosedRange<Float>?] {
                 let expected = clamp.map { r in ref.map { min(max($0, r.lowerBound), r.upperBound) } } ?? ref
-                let got = run(x, w, b, clamp: clamp, sixteenFloats: VectorRegisters.holdSixteenFloats, threads: 2)
-                // K up to 200 products of terms below 1: float sums stay within 1e-4 of the double ones.
-                assertClose(got, expected, tolerance: 1e-4, "\(shape) -> \(cout), clamp \(String(describing: clamp))")
+                for sixteen in [false, true] {
+                    let got = run(x, w, b, clamp: clamp, sixteenFloats: sixteen, threads: 2)
+                    // K up to 200 products of terms below 1: float sums stay within 1e-4 of the double ones.
+                    assertClose(got, expected, tolerance: 1e-4, "\(shape) -> \(cout), clamp \(String(describing: clamp)), panels of \(sixteen ? 32 : 16)")
+                }
             }
         }
     }

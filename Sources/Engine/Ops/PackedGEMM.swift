@@ -47,8 +47,8 @@ struct PackedPanels: @unchecked Sendable {
     var panelCount: Int { (n + width - 1) / width }
 }
 
-/// Rows per tile: 6 rows of 2 registers are 12 accumulators, leaving B's row and a broadcast
-/// room in AVX2's 16 registers.
+/// Rows per tile: 6 rows of 2 registers are 12 accumulators, which leaves room for B's row and a
+/// broadcast in AVX2's 16 registers.
 private let tileRows = 6
 
 /// C (m x n, row stride ldc) = A (m x k, row stride lda) B, then `stage`'s bias and clamp, each
