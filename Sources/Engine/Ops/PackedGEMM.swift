@@ -123,7 +123,7 @@ private func packedTile<V: ColumnVector>(
         s5 = s5.addingProduct(broadcast: a5[i], bRow)
         bRowPointer += step
     }
-    // A panel's padding columns hold zeros: the bias is read only for real columns.
+    // The bias has n entries: a panel cut short reads only its real columns' (its padding is never stored).
     let columnBias: V? = bias.map { columns == step ? V(loading: $0) : V(loadingFirst: columns, from: $0) }
     let clamps = lower > -.infinity || upper < .infinity
     @inline(__always) func finish(_ s: V, _ t: Int) {
