@@ -80,16 +80,17 @@ func packedProduct(rows: Range<Int>, panels: Range<Int>, a: UnsafePointer<Float>
     for p in panels {
         let column = p * b.width
         let panel = b.panel(at: column), step = b.packedWidth(at: column), columns = b.columns(at: column)
+        let panelBias = bias.map { $0 + column }
         var row = rows.lowerBound
         while row < rows.upperBound {
             let count = min(tileRows, rows.upperBound - row)
             let (aTile, cTile) = (a + row * lda, c + row * ldc + column)
             if step == 32 {
                 packedTile(Columns32.self, count: count, a: aTile, lda: lda, k: b.k, panel: panel, columns: columns,
-                           bias: bias.map { $0 + column }, lower: lower, upper: upper, c: cTile, ldc: ldc)
+                           bias: panelBias, lower: lower, upper: upper, c: cTile, ldc: ldc)
             } else {
                 packedTile(Columns16.self, count: count, a: aTile, lda: lda, k: b.k, panel: panel, columns: columns,
-                           bias: bias.map { $0 + column }, lower: lower, upper: upper, c: cTile, ldc: ldc)
+                           bias: panelBias, lower: lower, upper: upper, c: cTile, ldc: ldc)
             }
             row += count
         }
