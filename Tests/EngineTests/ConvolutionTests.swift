@@ -49,6 +49,9 @@ final class ConvolutionTests: XCTestCase {
         Case(name: "depthwise 3x3 s1 no pad c8k wide", x: [1, 4, 11, 8], k: (3, 3), cout: 8, stride: 1, padding: 0, groups: 8, bias: false),
         Case(name: "depthwise 3x3 s1 p2 c8k wide", x: [2, 5, 11, 8], k: (3, 3), cout: 8, stride: 1, padding: 2, groups: 8, bias: true),
         Case(name: "depthwise 3x3 s1 c8k one run exactly", x: [1, 3, 6, 8], k: (3, 3), cout: 8, stride: 1, padding: 1, groups: 8, bias: false),
+        // Widths in whole runs: the last run's right column lies in the padding too (both ends at width 4).
+        Case(name: "depthwise 3x3 s1 c8k runs at both edges", x: [2, 4, 8, 16], k: (3, 3), cout: 16, stride: 1, padding: 1, groups: 16, bias: true),
+        Case(name: "depthwise 3x3 s1 c8k one run, both edges", x: [1, 3, 4, 8], k: (3, 3), cout: 8, stride: 1, padding: 1, groups: 8, bias: false),
         Case(name: "depthwise 3x3 s2 c8k wide", x: [1, 5, 14, 16], k: (3, 3), cout: 16, stride: 2, padding: 1, groups: 16, bias: true),
         Case(name: "depthwise 3x3 s2 no pad c8k wide odd", x: [1, 5, 15, 8], k: (3, 3), cout: 8, stride: 2, padding: 0, groups: 8, bias: false),
     ]

@@ -72,36 +72,84 @@ private func quadRow<V: SIMD & WinogradLanes>(
             a.3.addingProduct(x3, w.0).addingProduct(x4, w.1).addingProduct(x5, w.2))
 }
 
-/// Taps (kx = 0, 1, 2) of window row `ky` for channels j..<j + lanes, in reverse order when `flipped`.
-@inline(__always)
-private func tapTriple<V: SIMD & WinogradLanes>(_ w: UnsafePointer<Float>, ky: Int, j: Int, c: Int, flipped: Bool) -> (V, V, V)
-where V.Scalar == Float {
-    let (t0, t1, t2) = (V(loading: w + 3 * ky * c + j), V(loading: w + (3 * ky + 1) * c + j), V(loading: w + (3 * ky + 2) * c + j))
-    return flipped ? (t2, t1, t0) : (t0, t1, t2)
+/// A 3x3 depthwise conv's taps regrouped for the runs of four: each group of channels (8, or 16 where
+/// `sixteen` and 16 remain) has its 9 taps one after another, row by row, each row's taps reversed when
+/// `flipped`. Group j (its first channel) starts at float 9 j. A run then reads its taps from one pointer
+/// at fixed offsets; from the [3][3][c] layout it took 9 strided addresses, which the forward's loop
+/// kept on the stack and reloaded for every group of every run.
+private struct GroupedTaps {
+    let values: [Float]
+
+    init(_ w: UnsafePointer<Float>, channels c: Int, sixteen: Bool, flipped: Bool) {
+        var values = [Float](repeating: 0, count: 9 * c)
+        var j = 0
+        while j < c {
+            let lanes = GroupedTaps.lanes(at: j, channels: c, sixteen: sixteen)
+            for k in 0..<9 {
+                let (ky, kx) = k.quotientAndRemainder(dividingBy: 3)
+                let source = 3 * ky + (flipped ? 2 - kx : kx)
+                for l in 0..<lanes { values[9 * j + k * lanes + l] = w[source * c + j + l] }
+            }
+            j += lanes
+        }
+        self.values = values
+    }
+
+    /// Channels in the group starting at channel j.
+    static func lanes(at j: Int, channels c: Int, sixteen: Bool) -> Int { sixteen && j + 16 <= c ? 16 : 8 }
 }
 
-/// `quadRow` over a whole 3x3 window: row ky of `r` (zeros where padding) with the taps of window
-/// row ky, from column offset `offset`, channels j..<j + lanes, each row's taps reversed when `flipped`.
+/// `quadRow` over a whole 3x3 window: row ky of `r` (zeros where padding), from float `offset` (column
+/// and channel), with the taps of window row ky from `taps` (a group of `GroupedTaps`).
 @inline(__always)
 private func quadWindow<V: SIMD & WinogradLanes>(
     _ a: (V, V, V, V), _ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), offset: Int,
-    w: UnsafePointer<Float>, j: Int, c: Int, flipped: Bool, padded: (left: Bool, right: Bool) = (false, false)
+    taps g: UnsafePointer<Float>, c: Int, padded: (left: Bool, right: Bool) = (false, false)
 ) -> (V, V, V, V) where V.Scalar == Float {
-    let a = quadRow(a, r.0 + offset + j, tapTriple(w, ky: 0, j: j, c: c, flipped: flipped), c: c, padded: padded)
-    let b = quadRow(a, r.1 + offset + j, tapTriple(w, ky: 1, j: j, c: c, flipped: flipped), c: c, padded: padded)
-    return quadRow(b, r.2 + offset + j, tapTriple(w, ky: 2, j: j, c: c, flipped: flipped), c: c, padded: padded)
+    let l = V.scalarCount
+    @inline(__always) func row(_ ky: Int) -> (V, V, V) {
+        (V(loading: g + 3 * ky * l), V(loading: g + (3 * ky + 1) * l), V(loading: g + (3 * ky + 2) * l))
+    }
+    let a = quadRow(a, r.0 + offset, row(0), c: c, padded: padded)
+    let b = quadRow(a, r.1 + offset, row(1), c: c, padded: padded)
+    return quadRow(b, r.2 + offset, row(2), c: c, padded: padded)
 }
 
-/// Four adjacent stride-1 dX columns from `ix`, channels j..<j + lanes: the forward's window with its taps reversed.
+/// Four adjacent stride-1 dX columns from `ix`, channels j..<j + lanes: the forward's window with its
+/// taps reversed (`taps`: flipped `GroupedTaps`).
 @inline(__always)
 private func inputGradientQuad<V: SIMD & WinogradLanes>(
-    _: V.Type, _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), w: UnsafePointer<Float>,
+    _: V.Type, _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), taps: UnsafePointer<Float>,
     d: UnsafeMutablePointer<Float>, column ix: Int, channel j: Int, c: Int, padding p: Int, accumulate: Bool
 ) where V.Scalar == Float {
     let e = d + ix * c + j
     let start = accumulate ? (V(loading: e), V(loading: e + c), V(loading: e + 2 * c), V(loading: e + 3 * c)) : (V(), V(), V(), V())
-    let a = quadWindow(start, rows, offset: (ix + p - 2) * c, w: w, j: j, c: c, flipped: true)
+    let a = quadWindow(start, rows, offset: (ix + p - 2) * c + j, taps: taps + 9 * j, c: c)
     a.0.store(to: e); a.1.store(to: e + c); a.2.store(to: e + 2 * c); a.3.store(to: e + 3 * c)
+}
+
+/// Which ends of a forward run of four take a padding column as zeros, as a type: each kind gets a
+/// loop of its own, compiled without the tests.
+private protocol RunEdges { static var left: Bool { get }; static var right: Bool { get } }
+private enum InteriorRun: RunEdges { static var left: Bool { false }; static var right: Bool { false } }
+private enum LeftEdgeRun: RunEdges { static var left: Bool { true }; static var right: Bool { false } }
+private enum RightEdgeRun: RunEdges { static var left: Bool { false }; static var right: Bool { true } }
+private enum BothEdgesRun: RunEdges { static var left: Bool { true }; static var right: Bool { true } }
+
+/// One forward run of four outputs from column `ox` of output row `o`, every channel group in turn.
+/// Not inlined: inlined into the row loop, its tests stayed in and its vectors spilled (the row
+/// loop is too large for the optimiser to inline into, and too large to schedule well).
+@inline(never)
+private func forwardQuad<E: RunEdges>(
+    _: E.Type, _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), taps: UnsafePointer<Float>,
+    stage: OutputStage, out o: UnsafeMutablePointer<Float>, column ox: Int, c: Int, padding p: Int
+) {
+    for j in stride(from: 0, to: c, by: 8) {
+        let b = stage.bias.map { load($0 + j) } ?? Vec()
+        let a = quadWindow((b, b, b, b), rows, offset: (ox - p) * c + j, taps: taps + 9 * j, c: c, padded: (E.left, E.right))
+        let d = o + ox * c + j
+        store(stage.clamp(a.0), d); store(stage.clamp(a.1), d + c); store(stage.clamp(a.2), d + 2 * c); store(stage.clamp(a.3), d + 3 * c)
+    }
 }
 
 func depthwise3x3Forward(
@@ -117,7 +165,10 @@ func depthwise3x3Forward(
     // runs instead, with a branch per edge, made the b1 layer's forward 30% slower: bench engine, Zen 3.)
     let (lo, quads) = geo.paddedOutputColumnRuns ?? geo.outputColumnRuns
     let zeros = [Float](repeating: 0, count: wid * c)
+    let grouped = GroupedTaps(w, channels: c, sixteen: false, flipped: false)
     zeros.withUnsafeBufferPointer { zeroRow in
+    grouped.values.withUnsafeBufferPointer { groupedTaps in
+    let taps = groupedTaps.baseAddress!
     Parallel.forEachBlock(count: geo.batch * ho, blockSize: 4) { _, r in
         for line in r {
             let (n, oy) = line.quotientAndRemainder(dividingBy: ho)
@@ -127,12 +178,14 @@ func depthwise3x3Forward(
             let padded = (r0 ?? z, r1 ?? z, r2 ?? z)
             for k in 0..<quads {
                 let ox = lo + 4 * k
-                let edges = (left: ox - p < 0, right: ox - p + 5 >= wid)
-                for j in stride(from: 0, to: c, by: 8) {
-                    let b = bias.map { load($0 + j) } ?? Vec()
-                    let a = quadWindow((b, b, b, b), padded, offset: (ox - p) * c, w: w, j: j, c: c, flipped: false, padded: edges)
-                    let d = o + ox * c + j
-                    store(stage.clamp(a.0), d); store(stage.clamp(a.1), d + c); store(stage.clamp(a.2), d + 2 * c); store(stage.clamp(a.3), d + 3 * c)
+                @inline(__always) func run<E: RunEdges>(_ kind: E.Type) {
+                    forwardQuad(kind, padded, taps: taps, stage: stage, out: o, column: ox, c: c, padding: p)
+                }
+                switch (ox - p < 0, ox - p + 5 >= wid) {
+                case (false, false): run(InteriorRun.self)
+                case (true, false): run(LeftEdgeRun.self)
+                case (false, true): run(RightEdgeRun.self)
+                case (true, true): run(BothEdgesRun.self)
                 }
             }
             for ox in 0..<wo where ox < lo || ox >= lo + 4 * quads {
@@ -148,6 +201,7 @@ func depthwise3x3Forward(
             }
         }
         stage.rowsFinished(out, rows: (r.lowerBound * wo)..<(r.upperBound * wo))
+    }
     }
     }
 }
@@ -174,6 +228,8 @@ private struct InputGradientRows {
     let zeros: [Float]
     /// With stride 1, the input columns lo..<lo + 4 * quads whose dy columns ix + p - 2 ... ix + p all exist.
     let lo, quads: Int
+    /// The taps reversed and regrouped for the runs of four, in the runs' groups of 16 and 8 channels.
+    let grouped: GroupedTaps
     /// With stride 2 and padding 1, input columns 2k and 2k + 1 go in pairs while dy column k + 1 exists.
     let pairs: Int
 
@@ -188,6 +244,7 @@ private struct InputGradientRows {
             }
         }
         self.table = table
+        grouped = GroupedTaps(w, channels: geo.inChannels, sixteen: true, flipped: true)
         zeros = [Float](repeating: 0, count: wo * geo.inChannels)
         lo = min(wid, max(0, 2 - p))
         quads = s == 1 ? max(0, min(wid, wo - p) - lo) / 4 : 0
@@ -209,7 +266,9 @@ private struct InputGradientRows {
         let (lo, quads, pairs, gy, w, gx) = (lo, quads, pairs, gy, w, gx)
         table.withUnsafeBufferPointer { tableBuffer in
         zeros.withUnsafeBufferPointer { zeroRow in
+        grouped.values.withUnsafeBufferPointer { groupedTaps in
         let colTable = tableBuffer.baseAddress!
+        let taps = groupedTaps.baseAddress!
         for line in lines {
             let (n, iy) = line.quotientAndRemainder(dividingBy: h)
             // Output row feeding tap ky, or nil.
@@ -229,9 +288,9 @@ private struct InputGradientRows {
                 let ix = lo + 4 * k
                 var j = 0
                 while j + 16 <= c {
-                    inputGradientQuad(SIMD16<Float>.self, padded, w: w, d: d, column: ix, channel: j, c: c, padding: p, accumulate: gx.accumulate); j += 16
+                    inputGradientQuad(SIMD16<Float>.self, padded, taps: taps, d: d, column: ix, channel: j, c: c, padding: p, accumulate: gx.accumulate); j += 16
                 }
-                while j < c { inputGradientQuad(SIMD8<Float>.self, padded, w: w, d: d, column: ix, channel: j, c: c, padding: p, accumulate: gx.accumulate); j += 8 }
+                while j < c { inputGradientQuad(SIMD8<Float>.self, padded, taps: taps, d: d, column: ix, channel: j, c: c, padding: p, accumulate: gx.accumulate); j += 8 }
             }
             for k in 0..<pairs {
                 var j = 0
@@ -248,6 +307,7 @@ private struct InputGradientRows {
                     store(acc, d + ix * c + j)
                 }
             }
+        }
         }
         }
         }
