@@ -137,8 +137,9 @@ private enum RightEdgeRun: RunEdges { static var left: Bool { false }; static va
 private enum BothEdgesRun: RunEdges { static var left: Bool { true }; static var right: Bool { true } }
 
 /// One forward run of four outputs from column `ox` of output row `o`, every channel group in turn.
-/// Not inlined: inlined into the row loop, its tests stayed in and its vectors spilled (the row
-/// loop is too large for the optimiser to inline into, and too large to schedule well).
+/// A function of its own, compiled once per kind of run. Marked `@inline(__always)`, it stayed a call
+/// all the same (the row loop is too large for the optimiser to inline into), with the ends tested at
+/// run time, and that copy loaded all 27 vectors of a group first and spilled them.
 @inline(never)
 private func forwardQuad<E: RunEdges>(
     _: E.Type, _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), taps: UnsafePointer<Float>,
