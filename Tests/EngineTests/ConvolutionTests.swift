@@ -17,8 +17,13 @@ final class ConvolutionTests: XCTestCase {
         // Few input channels and Cout a multiple of 8: the direct stem kernels (odd Cout/16 split included).
         Case(name: "stem 3x3 s2 rgb -> 16", x: [2, 9, 6, 3], k: (3, 3), cout: 16, stride: 2, padding: 1, groups: 1, bias: false),
         Case(name: "stem 3x3 s1 2ch -> 24 bias", x: [1, 5, 7, 2], k: (3, 3), cout: 24, stride: 1, padding: 1, groups: 1, bias: true),
-        // 8 output channels (the small detectors' stem): four pixels at a time inside, one by one at the edges.
+        // 8 output channels (the small detectors' stem), a row too narrow for a run of eight: pixel by pixel.
         Case(name: "stem 3x3 s2 rgb -> 8", x: [2, 5, 13, 3], k: (3, 3), cout: 8, stride: 2, padding: 1, groups: 1, bias: true),
+        // Runs of eight pixels inside the image: two, then one overlapping the second (17 interior
+        // columns); two overlapping (10); exactly one (8); edge pixels one by one around them.
+        Case(name: "stem 3x3 s2 rgb -> 8 wide", x: [1, 5, 37, 3], k: (3, 3), cout: 8, stride: 2, padding: 1, groups: 1, bias: true),
+        Case(name: "stem 3x3 s1 rgb -> 24 wide", x: [2, 4, 12, 3], k: (3, 3), cout: 24, stride: 1, padding: 1, groups: 1, bias: false),
+        Case(name: "stem 3x3 s1 rgb -> 16 one run", x: [1, 3, 10, 3], k: (3, 3), cout: 16, stride: 1, padding: 1, groups: 1, bias: true),
         Case(name: "dense 3x3 s2 p1 odd", x: [2, 7, 5, 3], k: (3, 3), cout: 2, stride: 2, padding: 1, groups: 1, bias: false),
         Case(name: "pointwise 1x1", x: [2, 3, 5, 4], k: (1, 1), cout: 3, stride: 1, padding: 0, groups: 1, bias: true),
         Case(name: "1x1 stride 2", x: [1, 5, 6, 3], k: (1, 1), cout: 2, stride: 2, padding: 0, groups: 1, bias: false),
