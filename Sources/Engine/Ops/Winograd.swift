@@ -18,17 +18,18 @@ import Foundation
 ///
 /// - Backward data is the same conv of dY with the kernel turned 180° and its in/out
 ///   channels swapped: its U is transformed from the turned kernel with its channels swapped,
-///   [ξ][Cout][Cin], so that its GEMM is the forward's plain product: at these sizes OpenBLAS
-///   sends a transposed B through its packed path and the plain product to its small-matrix
-///   kernel (74 against 107 GFLOP/s at 64^3 on one Zen 4 core).
+///   [ξ][Cout][Cin], so that its product is the forward's plain one, on the same packed panels.
 /// - Backward weights: dM_t = A dY_t A^T, dU[ξ] = sum over tiles of V[ξ]^T dM[ξ] (one GEMM
 ///   per ξ with the long reduction over tiles), dg = G^T dU G.
 ///
 /// Layout: tiles are numbered (image, tile row, tile column). A block of T tiles transforms
 /// into buffers laid out [ξ][T][C], so each ξ is a contiguous T x C matrix for the GEMM and
-/// the transforms run along the contiguous channels (16 at a time, then 8, then one by one). Blocks
-/// of tiles depend on the shape only and each GEMM is one single-threaded OpenBLAS call, so
-/// results are bit-identical for any thread count.
+/// the transforms run along the contiguous channels (16 at a time, then 8, then one by one). The
+/// forward's and backward data's products are `packedProduct`s on U packed per call (OpenBLAS
+/// would pack U and V again and zero M before each of the 36 small products: 12% of the
+/// quickstart's heads, bench train on the Zen 3); the weight pass's long reductions over tiles
+/// stay single-threaded OpenBLAS calls. Blocks of tiles depend on the shape only, so results
+/// are bit-identical for any thread count.
 ///
 /// Rounding (tested against a double-precision reference): F(2x2) adds up to 4 input values
 /// before the products and up to 9 products after, errors at most 5e-7 of the output's scale
@@ -141,8 +142,9 @@ func winogradForward(
     stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
     func run<T: WinogradTransform>(_: T.Type) {
-        let made = prepared == nil ? transformedWeights(T.self, w, inChannels: geo.inChannels, outChannels: geo.outChannels) : nil
-        let weights = prepared.map { WinogradWeights.packed($0.panels(T.tile)) } ?? .transformed(UnsafePointer(made!.pointer))
+        let (cin, cout) = (geo.inChannels, geo.outChannels)
+        let weights = prepared?.panels(T.tile) ?? packedEntries(T.self, transformedWeights(T.self, w, inChannels: cin, outChannels: cout),
+                                                               inChannels: cin, outChannels: cout)
         winogradConvolve(T.self, WinogradTiles(geo, T.self), input: x, inChannels: geo.inChannels,
                          weights: weights, outChannels: geo.outChannels, stage: stage, out: out, accumulate: false)
     }
@@ -157,7 +159,8 @@ func winogradBackwardData(_ geo: ConvGeometry, tile: WinogradTile, w: UnsafePoin
     func run<T: WinogradTransform>(_: T.Type) {
         let swapped = channelsSwapped(w, taps: 9, inChannels: geo.inChannels, outChannels: geo.outChannels)
         let u = transformedWeights(T.self, swapped.pointer, inChannels: geo.outChannels, outChannels: geo.inChannels, turned: true)
-        winogradConvolve(T.self, WinogradTiles(geo, T.self), input: gy, inChannels: geo.outChannels, weights: .transformed(u.pointer),
+        let weights = packedEntries(T.self, u, inChannels: geo.outChannels, outChannels: geo.inChannels)
+        winogradConvolve(T.self, WinogradTiles(geo, T.self), input: gy, inChannels: geo.outChannels, weights: weights,
                          outChannels: geo.inChannels, stage: .none, out: gx.pointer, accumulate: gx.accumulate)
     }
     switch tile {
@@ -224,9 +227,7 @@ final class PreparedWinogradWeights: @unchecked Sendable {
 
     init(_ w: UnsafePointer<Float>, inChannels cin: Int, outChannels cout: Int) {
         func packed<T: WinogradTransform>(_: T.Type) -> [PackedPanels] {
-            let u = transformedWeights(T.self, w, inChannels: cin, outChannels: cout)
-            let matrix = entryStride(tiles: cin, channels: cout)
-            return (0..<T.entries).map { PackedPanels(u.pointer + $0 * matrix, k: cin, n: cout) }
+            packedEntries(T.self, transformedWeights(T.self, w, inChannels: cin, outChannels: cout), inChannels: cin, outChannels: cout)
         }
         (f2x2, f4x4) = (packed(F2x2.self), packed(F4x4.self))
     }
@@ -235,11 +236,10 @@ final class PreparedWinogradWeights: @unchecked Sendable {
     func panels(_ tile: WinogradTile) -> [PackedPanels] { tile == .f2x2 ? f2x2 : f4x4 }
 }
 
-/// The transformed weights a Winograd convolution multiplies by: made for this call
-/// ([ξ][Cin][Cout], multiplied by OpenBLAS), or prepared and packed once (inference).
-enum WinogradWeights {
-    case transformed(UnsafePointer<Float>)
-    case packed([PackedPanels])
+/// U's Cin x Cout matrix of each entry ξ (as `transformedWeights` lays them out), packed for `packedProduct`.
+private func packedEntries<T: WinogradTransform>(_: T.Type, _ u: Storage, inChannels cin: Int, outChannels cout: Int) -> [PackedPanels] {
+    let matrix = entryStride(tiles: cin, channels: cout)
+    return (0..<T.entries).map { PackedPanels(u.pointer + $0 * matrix, k: cin, n: cout) }
 }
 
 // MARK: - Tiles and the shared convolution
@@ -271,12 +271,12 @@ private func blockTiles(_ count: Int) -> Int {
     max(16, (count + WinogradPolicy.minimumBlocks - 1) / WinogradPolicy.minimumBlocks)
 }
 
-/// out (+)= the conv of `input` (N, H, W, inChannels) given its transformed weights, plus bias.
+/// out (+)= the conv of `input` (N, H, W, inChannels) given its transformed weights (one packed U per entry ξ), plus bias.
 private func winogradConvolve<T: WinogradTransform>(
-    _: T.Type, _ tiles: WinogradTiles, input: UnsafePointer<Float>, inChannels cin: Int, weights: WinogradWeights,
+    _: T.Type, _ tiles: WinogradTiles, input: UnsafePointer<Float>, inChannels cin: Int, weights: [PackedPanels],
     outChannels cout: Int, stage: OutputStage, out: UnsafeMutablePointer<Float>, accumulate: Bool
 ) {
-    let matrix = entryStride(tiles: cin, channels: cout), entries = T.entries
+    let entries = T.entries
     Parallel.forEachBlock(count: tiles.count, blockSize: min(WinogradPolicy.tilesPerBlock(T.tile), blockTiles(tiles.count))) { _, r in
         let t = r.count
         let (vStride, mStride) = (entryStride(tiles: t, channels: cin), entryStride(tiles: t, channels: cout))
@@ -284,13 +284,8 @@ private func winogradConvolve<T: WinogradTransform>(
         let v = scratch.pointer, m = v + entries * vStride, patch = m + entries * mStride
         transformInput(T.self, tiles, x: input, channels: cin, range: r, v: v, patch: patch)
         for xi in 0..<entries {
-            switch weights {
-            case .transformed(let u):
-                rawSGEMM(false, false, t, cout, cin, 1, v + xi * vStride, cin, u + xi * matrix, cout, 0, m + xi * mStride, cout)
-            case .packed(let panels):
-                packedProduct(rows: 0..<t, panels: 0..<panels[xi].panelCount, a: v + xi * vStride, lda: cin, b: panels[xi],
-                              bias: nil, c: m + xi * mStride, ldc: cout)
-            }
+            packedProduct(rows: 0..<t, panels: 0..<weights[xi].panelCount, a: v + xi * vStride, lda: cin, b: weights[xi],
+                          bias: nil, c: m + xi * mStride, ldc: cout)
         }
         transformOutput(T.self, tiles, m: m, channels: cout, range: r, stage: stage, out: out, accumulate: accumulate)
     }
