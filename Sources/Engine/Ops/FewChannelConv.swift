@@ -11,6 +11,8 @@ extension ConvGeometry {
     var usesFewChannelKernel: Bool { groups == 1 && inChannels <= 4 && outChannels % 8 == 0 && outChannels <= 64 }
 }
 
+/// out = conv(x, w) through `stage`, for shapes `usesFewChannelKernel` accepts: runs of eight
+/// output pixels where their windows lie inside the image, one pixel at a time elsewhere.
 func fewChannelForward(
     _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, stage: OutputStage, out: UnsafeMutablePointer<Float>
 ) {
