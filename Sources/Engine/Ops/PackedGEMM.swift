@@ -1,6 +1,7 @@
-// C = A B at inference, with B the weights packed once when the layer is prepared: a 1x1
-// convolution's (A its input pixels) and Winograd's transformed weights (A the transformed
-// input tiles, one product per entry). A is read in place.
+// C = A B with B packed ahead: at inference a 1x1 convolution's weights (A its input pixels),
+// packed once when the layer is prepared; Winograd's transformed weights (A the transformed
+// input tiles, one product per entry), packed once at inference and once per call in
+// training. A is read in place.
 //
 // OpenBLAS packs B again on every call and A into its own layout before multiplying, and
 // fills C with zeros first (beta = 0): at batch 1 those copies took 16% of a 1-thread
