@@ -1,0 +1,45 @@
+@testable import Engine
+import XCTest
+
+/// `panelGEMMTransposedA`, a 1x1 convolution's weight gradient: the bits of a plain loop that adds
+/// each block's rows in order with fused multiply-adds and then the blocks in order, whatever the
+/// slices, tiles and panels in between. A fused multiply-add rounds the same way on every machine.
+final class PanelGEMMTests: XCTestCase {
+    /// (rows, m, n, accumulate): several blocks of 1,024 rows and a short last one, slices with a
+    /// remainder, tiles of C short of 4 rows, panels of 64 + 32 + 16 columns with AVX-512's layout.
+    static let shapes: [(Int, Int, Int, Bool)] = [
+        (2500, 22, 48, false),
+        (700, 3, 16, true),
+        (1030, 128, 64, false),
+        (5, 6, 112, true),
+    ]
+
+    func testTransposedProductAddsEachBlocksRowsInOrder() {
+        for (rows, m, n, accumulate) in Self.shapes {
+            var g = SeededGenerator(seed: UInt64(rows + m + n))
+            let a = (0..<(rows * m)).map { _ in Float.random(in: -1...1, using: &g) }
+            let b = (0..<(rows * n)).map { _ in Float.random(in: -1...1, using: &g) }
+            let old = (0..<(m * n)).map { _ in Float.random(in: -1...1, using: &g) }
+            var expected = accumulate ? old : [Float](repeating: 0, count: m * n)
+            for first in stride(from: 0, to: rows, by: 1024) {
+                for i in 0..<m {
+                    for j in 0..<n {
+                        var s: Float = 0
+                        for row in first..<min(rows, first + 1024) { s = s.addingProduct(a[row * m + i], b[row * n + j]) }
+                        expected[i * n + j] += s
+                    }
+                }
+            }
+            for sixteenFloats in [false, true] {
+                var c = old
+                VectorRegisters.$holdSixteenFloats.withValue(sixteenFloats) {
+                    c.withUnsafeMutableBufferPointer { c in
+                        panelGEMMTransposedA(rows: rows, m: m, n: n, a: a, b: b, accumulate: accumulate, c: c.baseAddress!)
+                    }
+                }
+                let wrong = zip(c, expected).filter { $0.0 != $0.1 }.count
+                XCTAssertEqual(wrong, 0, "\(rows) rows, \(m) x \(n), accumulate \(accumulate), 16-float registers \(sixteenFloats): \(wrong) of \(m * n) differ")
+            }
+        }
+    }
+}
