@@ -2,8 +2,9 @@
 import TestSupport
 import XCTest
 
-/// The inference path's 1x1 product on weights packed once (`packedGEMM`): the shapes the panel
-/// kernels do not take (more than 64 output channels, or more than 128 input channels).
+/// The inference path's 1x1 product on weights packed once (`packedGEMM`), which runs every 1x1
+/// shape at inference: those training's panel kernels take and those they do not (more than 64
+/// output channels, or more than 128 input channels).
 final class PackedGEMMTests: XCTestCase {
     /// (input NHWC, output channels): tiles of 6 rows with remainders of 1-5, several blocks of
     /// rows, products split into groups of panels (few rows, many columns), widths that leave a
@@ -17,6 +18,9 @@ final class PackedGEMMTests: XCTestCase {
         ([1, 5, 3, 24], 104),    // a last panel of 8 columns (the class head's width)
         ([1, 3, 4, 20], 88),     // a last panel of 24: part of a 32-column panel with AVX-512's layout
         ([2, 3, 7, 40], 3),      // fewer columns than a vector
+        ([1, 13, 9, 16], 32),    // panel kernels' shapes from here: b1.pointwise's
+        ([2, 7, 5, 64], 64),     // b3.pointwise's
+        ([1, 6, 11, 128], 64),   // fpn.lateral3's
     ]
 
     func run(_ x: Tensor, _ w: Tensor, _ b: Tensor, clamp: ClosedRange<Float>?, sixteenFloats: Bool, threads: Int) -> [Float] {
@@ -64,6 +68,21 @@ final class PackedGEMMTests: XCTestCase {
             for (sixteen, threads) in [(false, 2), (true, 1), (true, 2)] {
                 XCTAssertTrue(run(x, w, b, clamp: 0...6, sixteenFloats: sixteen, threads: threads) == base,
                               "\(shape) -> \(cout): panels of \(sixteen ? 32 : 16), \(threads) threads differ")
+            }
+        }
+    }
+
+    /// Where training's panel kernels take the shape, inference gives the same bits as training's
+    /// forward (conv2d, then the clamp): both sum K in order from zero and add the bias after.
+    func testPanelShapesGiveTrainingForwardBits() {
+        for (i, (shape, cout)) in Self.shapes.enumerated() where panelGEMMApplies(n: cout, k: shape[3]) {
+            let x = randomInput(shape, seed: UInt64(900 + 3 * i), requiresGrad: false)
+            let w = randomInput([1, 1, shape[3], cout], seed: UInt64(901 + 3 * i), requiresGrad: false)
+            let b = randomInput([cout], seed: UInt64(902 + 3 * i), requiresGrad: false)
+            let training = x.conv2d(weight: w, bias: b).relu6().scalars
+            for sixteen in [false, true] {
+                XCTAssertTrue(run(x, w, b, clamp: 0...6, sixteenFloats: sixteen, threads: 2) == training,
+                              "\(shape) -> \(cout), panels of \(sixteen ? 32 : 16): inference differs from training's forward")
             }
         }
     }
