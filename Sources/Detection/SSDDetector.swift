@@ -34,6 +34,9 @@ public struct PostProcessing: Codable, Equatable, Sendable {
         case scoreFloor = "score_floor", candidatesPerLevel = "candidates_per_level", nmsIoU = "nms_iou", maxDetections = "max_detections"
     }
 
+    /// The logit whose sigmoid is `scoreFloor`: the floor tested before any sigmoid is taken.
+    public var floorLogit: Float { logf(scoreFloor / (1 - scoreFloor)) }
+
     /// The steps in words, for files other programs read (ONNX metadata).
     public var summary: String {
         "sigmoid of class_logits; post-processing: score > \(scoreFloor), \(candidatesPerLevel) best per level, "
@@ -150,7 +153,7 @@ public final class SSDDetector {
     /// the same boxes, in the same order, as per-class NMS followed by the best `maxDetections`.
     func postProcess(logits: Tensor, deltas: Tensor, image i: Int) -> [DetectedBox] {
         let a = anchors.count, k = model.config.numClasses, p = postProcessing
-        let floorLogit = logf(p.scoreFloor / (1 - p.scoreFloor))
+        let floorLogit = p.floorLogit
         let lp = logits.pointer, dp = deltas.pointer
         var candidates: [(anchor: Int32, label: Int32, score: Float)] = []
         var level: [(anchor: Int32, label: Int32, score: Float)] = []

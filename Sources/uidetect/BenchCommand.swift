@@ -274,9 +274,10 @@ struct BenchPredict: ParsableCommand {
             }
             print("machine: \((results.first?.machine ?? .current()).description)")
             print("single-screen latency, median of \(repeats) (a 390x844 screenshot: letterbox, forward, post-processing, deployment filter)")
-            print("network      threads   total ms   forward ms")
+            print("network      threads   total ms   forward ms   candidates")
             for r in results {
-                print(r.network.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: " %7d %10.1f %12.1f", r.threads, r.totalMilliseconds, r.forwardMilliseconds))
+                print(r.network.padding(toLength: 12, withPad: " ", startingAt: 0)
+                      + String(format: " %7d %10.1f %12.1f %12d", r.threads, r.totalMilliseconds, r.forwardMilliseconds, r.candidates))
             }
         }
     }

@@ -91,15 +91,19 @@ final class BenchmarkPartsTests: XCTestCase {
         XCTAssertEqual(try TorchAnchor(folder: dir, config: "paper-size").config, "paper-size")
     }
 
-    /// Each network with each thread count, in that order, with positive times.
+    /// Each network with each thread count, in that order, with positive times, and the screen's
+    /// scores above the floor as many as asked for.
     func testPredictionLatencyIsMeasuredForEachNetworkAndThreadCount() throws {
         let tiny = try plantedConfig()
-        let measured = try PredictionBenchmark(networks: [("tiny", tiny), ("tiny-again", tiny)], threadCounts: [1, 2], repeats: 1).run()
+        let measured = try PredictionBenchmark(networks: [("tiny", tiny), ("tiny-again", tiny)], threadCounts: [1, 2], repeats: 1,
+                                               candidates: 40).run()
         XCTAssertEqual(measured.map(\.network), ["tiny", "tiny", "tiny-again", "tiny-again"])
         XCTAssertEqual(measured.map(\.threads), [1, 2, 1, 2])
         XCTAssertTrue(measured.allSatisfy { $0.totalMilliseconds > 0 && $0.forwardMilliseconds > 0 })
+        // The bias is rounded as it is added: a logit at the threshold may land on either side.
+        XCTAssertTrue(measured.allSatisfy { (38...42).contains($0.candidates) }, "\(measured.map(\.candidates))")
         let json = String(decoding: try JSONEncoder().encode(measured[0]), as: UTF8.self)
-        XCTAssertTrue(json.contains("\"total_ms\"") && json.contains("\"forward_ms\""), json)
+        XCTAssertTrue(json.contains("\"total_ms\"") && json.contains("\"forward_ms\"") && json.contains("\"candidates\""), json)
     }
 
     /// The input pipeline timed on given shards: their screens counted, the three rates positive.
