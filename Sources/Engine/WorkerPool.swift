@@ -12,9 +12,11 @@ import Synchronization
 ///
 /// Shares claim blocks from a shared counter rather than owning a fixed slice, so that a worker
 /// the OS has paused (on 2 cores the input pipeline's thread competes with the engine's) delays
-/// only the block it holds. Waiting threads spin briefly, then offer the core with `sched_yield`
-/// before they sleep: a spinning thread must never keep a runnable thread of this process off
-/// the core it waits on.
+/// only the block it holds. For the same reason the caller waits only for helpers that entered
+/// the loop before it ran out of blocks: a helper that wakes after that stays out, so a helper
+/// whose core is busy elsewhere does not hold up every loop until it is scheduled. Waiting
+/// threads spin briefly, then offer the core with `sched_yield` before they sleep: a spinning
+/// thread must never keep a runnable thread of this process off the core it waits on.
 ///
 /// One loop runs at a time: a loop started while another is running (from another thread, or
 /// nested inside a worker's share) runs on its calling thread alone, with the same results,
@@ -29,8 +31,14 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Bumped once per loop; workers wait for it to change.
     private let generation = Atomic<Int>(0)
-    /// Helpers that have not yet finished the current loop (every helper answers every loop).
-    private let unfinished = Atomic<Int>(0)
+    /// The helpers inside the current loop, or `closed` added: no loop runs, or the caller has run
+    /// out of blocks and waits for those inside to leave. Helpers enter only while it is open.
+    private let door = Atomic<Int>(WorkerPool.closed)
+    private static let closed = 1 << 32
+    /// Tests only: microseconds a helper sleeps after it wakes for a loop and before it tries to enter,
+    /// and how many helpers have come out of that sleep (a helper whose core is busy elsewhere, made on purpose).
+    static let testingEntryDelay = Atomic<Int>(0)
+    static let testingDelayedEntries = Atomic<Int>(0)
     /// Set while a loop runs (claimed by compare-and-exchange).
     private let busy = Atomic<Bool>(false)
     /// Workers asleep on `wakeUp`, so that the caller signals only when one is.
@@ -65,7 +73,7 @@ final class WorkerPool: @unchecked Sendable {
             self.blocks = blocks
             shares = workers
             nextBlock.store(0, ordering: .relaxed)
-            unfinished.store(helpers, ordering: .relaxed)
+            door.store(0, ordering: .releasing)
             // Sequentially consistent with the sleepers' count: either this sees a helper about
             // to sleep, or that helper sees the new generation (no wake-up is lost).
             generation.add(1, ordering: .sequentiallyConsistent)
@@ -75,8 +83,10 @@ final class WorkerPool: @unchecked Sendable {
                 wakeUp.unlock()
             }
             claimBlocks(block)
+            // Every block is claimed: close the door, then wait for the helpers inside to finish theirs.
+            door.add(Self.closed, ordering: .acquiringAndReleasing)
             var spun = 0
-            while unfinished.load(ordering: .acquiring) > 0 {
+            while door.load(ordering: .acquiring) != Self.closed {
                 spun += 1
                 if spun > Self.spins { sched_yield() }
             }
@@ -84,11 +94,22 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// A helper's part of the current loop. Its own function so that the helper's reference to the
-    /// body is gone before it reports the loop done (`withoutActuallyEscaping` checks that none is left).
+    /// A helper's part of the current loop, if the door is open: it enters, works while blocks are
+    /// left, and leaves. Whatever loop it enters is the one running: the caller's writes of the
+    /// loop's body, size and shares come before the door opens, and stay until every helper inside
+    /// has left. Its own function so that the helper's reference to the body is gone before it
+    /// leaves (`withoutActuallyEscaping` checks that none is left).
     @inline(never)
-    private func helpWithLoop() {
-        if let body { claimBlocks(body) }
+    private func helpWithLoop(index: Int) {
+        var inside = door.load(ordering: .relaxed)
+        while true {
+            guard inside < Self.closed else { return }
+            let (entered, now) = door.compareExchange(expected: inside, desired: inside + 1, ordering: .acquiring)
+            if entered { break }
+            inside = now
+        }
+        if index < shares, let body { claimBlocks(body) }
+        door.subtract(1, ordering: .releasing)
     }
 
     /// Runs blocks of the current loop until none is left unclaimed.
@@ -142,8 +163,11 @@ final class WorkerPool: @unchecked Sendable {
                 wakeUp.unlock()
             }
             seen = current
-            if index < shares { helpWithLoop() }
-            unfinished.subtract(1, ordering: .releasing)
+            if case let delay = Self.testingEntryDelay.load(ordering: .relaxed), delay > 0 {
+                usleep(UInt32(delay))
+                Self.testingDelayedEntries.add(1, ordering: .relaxed)
+            }
+            helpWithLoop(index: index)
         }
     }
 }

@@ -101,4 +101,19 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(tally.total, 32)
         XCTAssertEqual(tally.flag("caller worked"), true)
     }
+
+    /// The caller does not wait for a helper that has not entered the loop by the time every block
+    /// is claimed: here the helper sleeps a second before it tries, and the loop is done before then.
+    func testTheCallerDoesNotWaitForAHelperThatHasNotEntered() {
+        let pool = WorkerPool.shared
+        pool.run(blocks: 2, workers: 2) { _ in }  // the helper exists and waits for the next loop
+        let before = WorkerPool.testingDelayedEntries.load(ordering: .relaxed)
+        WorkerPool.testingEntryDelay.store(1_000_000, ordering: .relaxed)
+        defer { WorkerPool.testingEntryDelay.store(0, ordering: .relaxed) }
+        let tally = Tally()
+        pool.run(blocks: 8, workers: 2) { b in tally.visit(b) }
+        XCTAssertEqual(WorkerPool.testingDelayedEntries.load(ordering: .relaxed), before, "the loop waited for the late helper")
+        XCTAssertEqual(tally.blocks, Array(0..<8))
+        XCTAssertEqual(tally.total, 8)
+    }
 }
