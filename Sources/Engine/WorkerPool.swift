@@ -41,19 +41,20 @@ final class WorkerPool: @unchecked Sendable {
     static let testingDelayedEntries = Atomic<Int>(0)
     /// Set while a loop runs (claimed by compare-and-exchange).
     private let busy = Atomic<Bool>(false)
-    /// Workers asleep on `wakeUp`, so that the caller signals only when one is.
-    private let sleepers = Atomic<Int>(0)
+    /// Workers asleep on `wakeUp`, so that the caller signals only when one is (and tests can wait for it).
+    let sleepers = Atomic<Int>(0)
     private let wakeUp = NSCondition()
 
     /// The next block of the current loop not yet claimed.
     private let nextBlock = Atomic<Int>(0)
 
     /// The current loop's body, its block count and how many shares it has (the caller's
-    /// included); written before `generation` is bumped, read by workers after they see the bump.
+    /// included); written before the door opens, read only by helpers inside it.
     private var body: ((Int) -> Void)? = nil
     private var blocks = 0
     private var shares = 0
-    private var helpers = 0
+    /// Helper threads started (they never stop).
+    private(set) var helpers = 0
 
     /// Whether the current thread is one of the pool's workers.
     @TaskLocal private static var insideWorker = false
@@ -94,22 +95,24 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// A helper's part of the current loop, if the door is open: it enters, works while blocks are
-    /// left, and leaves. Whatever loop it enters is the one running: the caller's writes of the
-    /// loop's body, size and shares come before the door opens, and stay until every helper inside
-    /// has left. Its own function so that the helper's reference to the body is gone before it
-    /// leaves (`withoutActuallyEscaping` checks that none is left).
-    @inline(never)
-    private func helpWithLoop(index: Int) {
+    /// Enters the current loop if its door is open. Whatever loop a helper enters is the one running:
+    /// the caller's writes of its body, size and shares come before the door opens, and stay until
+    /// every helper inside has left.
+    private func enter() -> Bool {
         var inside = door.load(ordering: .relaxed)
-        while true {
-            guard inside < Self.closed else { return }
+        while inside < Self.closed {
             let (entered, now) = door.compareExchange(expected: inside, desired: inside + 1, ordering: .acquiring)
-            if entered { break }
+            if entered { return true }
             inside = now
         }
-        if index < shares, let body { claimBlocks(body) }
-        door.subtract(1, ordering: .releasing)
+        return false
+    }
+
+    /// A helper's part of the loop it entered. Its own function so that the helper's reference to the
+    /// body is gone before it leaves (`withoutActuallyEscaping` checks that none is left).
+    @inline(never)
+    private func helpWithLoop() {
+        if let body { claimBlocks(body) }
     }
 
     /// Runs blocks of the current loop until none is left unclaimed.
@@ -134,7 +137,8 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// A helper's life: wait for a loop, do share `index` if the loop has one, report it done.
+    /// A helper's life: wait for a loop, and if its door is still open, enter, do share `index` if the
+    /// loop has one, and leave.
     private func work(index: Int, seen: Int) {
         var seen = seen
         while true {
@@ -167,7 +171,10 @@ final class WorkerPool: @unchecked Sendable {
                 usleep(UInt32(delay))
                 Self.testingDelayedEntries.add(1, ordering: .relaxed)
             }
-            helpWithLoop(index: index)
+            if enter() {
+                if index < shares { helpWithLoop() }
+                door.subtract(1, ordering: .releasing)
+            }
         }
     }
 }

@@ -103,17 +103,31 @@ final class WorkerPoolTests: XCTestCase {
     }
 
     /// The caller does not wait for a helper that has not entered the loop by the time every block
-    /// is claimed: here the helper sleeps a second before it tries, and the loop is done before then.
+    /// is claimed: here the helper, asleep when the loop starts, sleeps half a second more before it
+    /// tries to enter, and the loop is done before then.
     func testTheCallerDoesNotWaitForAHelperThatHasNotEntered() {
         let pool = WorkerPool.shared
-        pool.run(blocks: 2, workers: 2) { _ in }  // the helper exists and waits for the next loop
+        pool.run(blocks: 2, workers: 2) { _ in }  // a helper exists
+        // Asleep, every helper reads the delay only when this test's loop wakes it.
+        XCTAssertTrue(waitUntil { pool.sleepers.load(ordering: .sequentiallyConsistent) == pool.helpers }, "the helpers never went to sleep")
         let before = WorkerPool.testingDelayedEntries.load(ordering: .relaxed)
-        WorkerPool.testingEntryDelay.store(1_000_000, ordering: .relaxed)
+        WorkerPool.testingEntryDelay.store(500_000, ordering: .relaxed)
         defer { WorkerPool.testingEntryDelay.store(0, ordering: .relaxed) }
         let tally = Tally()
         pool.run(blocks: 8, workers: 2) { b in tally.visit(b) }
         XCTAssertEqual(WorkerPool.testingDelayedEntries.load(ordering: .relaxed), before, "the loop waited for the late helper")
         XCTAssertEqual(tally.blocks, Array(0..<8))
         XCTAssertEqual(tally.total, 8)
+        // The helper did wake for that loop and take the delay: the case above was the one meant.
+        XCTAssertTrue(waitUntil { WorkerPool.testingDelayedEntries.load(ordering: .relaxed) > before }, "the helper never took the delay")
+    }
+
+    /// Polls `condition` every millisecond for up to 10 seconds.
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<10_000 {
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
     }
 }
