@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One recorded op: its inputs and the rule that moves an output gradient to them.
 ///
@@ -6,13 +7,18 @@ import Foundation
 /// both contributions (as in micrograd).
 final class Node {
     let inputs: [Tensor]
-    let backward: (_ outputGrad: UnsafePointer<Float>) -> Void
+    /// The rule: the output gradient, and the buffer holding it when the rule may write an input's
+    /// gradient over it (`takesSpare`, and nothing else holds the buffer), nil otherwise.
+    let backward: (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void
+    /// Whether the rule can reuse the output gradient's buffer (`Tensor.gradientTarget(reusing:)`).
+    let takesSpare: Bool
     /// The `Autodiff.section` the op was recorded in, for profiles.
     let section: String?
 
-    init(inputs: [Tensor], backward: @escaping (_ outputGrad: UnsafePointer<Float>) -> Void) {
+    init(inputs: [Tensor], takesSpare: Bool = false, backward: @escaping (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void) {
         self.inputs = inputs
         self.backward = backward
+        self.takesSpare = takesSpare
         section = Autodiff.currentSection
     }
 }
@@ -30,6 +36,9 @@ public enum Autodiff {
     public static func withoutTape<T>(_ body: () throws -> T) rethrows -> T {
         try $recording.withValue(false, operation: body)
     }
+
+    /// Tests only: how many output-gradient buffers backward passes have handed their rules to reuse.
+    static let testingSparesHanded = Atomic<Int>(0)
 
     /// True while ops are being recorded.
     public static var isRecording: Bool { recording }
@@ -99,7 +108,19 @@ extension Tensor {
         backward: @escaping (_ outputGrad: UnsafePointer<Float>) -> Void
     ) -> Tensor {
         let needsGrad = Autodiff.isRecording && inputs.contains { $0.requiresGrad }
-        let node = needsGrad ? Node(inputs: inputs, backward: backward) : nil
+        let node = needsGrad ? Node(inputs: inputs) { g, _ in backward(g) } : nil
+        return Tensor(shape: shape, storage: storage, requiresGrad: needsGrad, node: node)
+    }
+
+    /// `result` for an op whose rule may write an input's gradient over the output's: it also
+    /// receives the output gradient's buffer when nothing else holds it (`gradientTarget(reusing:)`).
+    /// An elementwise pass that writes in place streams one buffer fewer than one writing a fresh buffer.
+    static func result(
+        shape: [Int], storage: Storage, inputs: [Tensor],
+        reusingGradient backward: @escaping (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void
+    ) -> Tensor {
+        let needsGrad = Autodiff.isRecording && inputs.contains { $0.requiresGrad }
+        let node = needsGrad ? Node(inputs: inputs, takesSpare: true, backward: backward) : nil
         return Tensor(shape: shape, storage: storage, requiresGrad: needsGrad, node: node)
     }
 
@@ -129,10 +150,19 @@ extension Tensor {
         }
         let profiler = Autodiff.profiler
         for tensor in order.reversed() {
-            guard let node = tensor.node, let g = tensor.gradStorage else { continue }
+            guard let node = tensor.node, var g = tensor.gradStorage else { continue }
             let start = profiler != nil ? monotonicSeconds() : 0
-            node.backward(UnsafePointer(g.pointer))
-            tensor.gradStorage = nil
+            if node.takesSpare {
+                // The buffer is the rule's to reuse only if nothing else holds it: not the caller's
+                // seed (a tensor's values), not another tensor's gradient.
+                tensor.gradStorage = nil
+                let spare = isKnownUniquelyReferenced(&g) ? g : nil
+                if spare != nil { Autodiff.testingSparesHanded.add(1, ordering: .relaxed) }
+                node.backward(UnsafePointer(g.pointer), spare)
+            } else {
+                node.backward(UnsafePointer(g.pointer), nil)
+                tensor.gradStorage = nil
+            }
             profiler?.addBackward(node.section ?? "other", monotonicSeconds() - start)
         }
     }
@@ -166,21 +196,24 @@ extension Tensor {
     /// `accumulate` is false when the buffer is new and uninitialised: the
     /// rule must then write every element instead of adding. This saves a
     /// zero-fill and a read pass on every large gradient.
-    func withGradientTarget(_ body: (_ pointer: UnsafeMutablePointer<Float>, _ accumulate: Bool) -> Void) {
-        let target = gradientTarget()
+    func withGradientTarget(reusing spare: Storage? = nil, _ body: (_ pointer: UnsafeMutablePointer<Float>, _ accumulate: Bool) -> Void) {
+        let target = gradientTarget(reusing: spare)
         body(target.pointer, target.accumulate)
     }
 
-    /// This tensor's gradient buffer, and whether it already holds values to add to.
-    func gradientTarget() -> GradientTarget {
+    /// This tensor's gradient buffer, and whether it already holds values to add to. A new buffer
+    /// is `spare` where given and of this size (a buffer nothing else holds, whose values the
+    /// writer reads before it overwrites them), fresh otherwise.
+    func gradientTarget(reusing spare: Storage? = nil) -> GradientTarget {
         if let g = gradStorage {
             batchNormGradientSums?.invalidate()
             return GradientTarget(pointer: g.pointer, accumulate: true, sums: nil)
         }
-        let g = Storage(count: count)
+        let g = spare.flatMap { $0.count == count ? $0 : nil } ?? Storage(count: count)
         gradStorage = g
         batchNormGradientSums?.reset(buffer: g.pointer)
         let gathers = BatchNormFusion.isEnabled && count * 4 >= BatchNormFusion.minimumGatheredGradientBytes
         return GradientTarget(pointer: g.pointer, accumulate: false, sums: gathers ? batchNormGradientSums : nil)
     }
 }
+

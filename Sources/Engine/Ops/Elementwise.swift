@@ -14,9 +14,11 @@ extension Tensor {
         Parallel.forEachBlock(count: a.count, blockSize: elementwiseBlock) { _, r in
             for i in r { po[i] = pa[i] + pb[i] }
         }
-        return result(shape: a.shape, storage: out, inputs: [a, b]) { g in
-            for t in [a, b] where t.requiresGrad { accumulate(into: t, g) }
-        }
+        return result(shape: a.shape, storage: out, inputs: [a, b], reusingGradient: { g, spare in
+            // The spare buffer goes to one input at most: two tensors never share a gradient buffer.
+            if a.requiresGrad { accumulate(into: a, g, reusing: spare) }
+            if b.requiresGrad { accumulate(into: b, g, reusing: a.requiresGrad ? nil : spare) }
+        })
     }
 
     /// `self - other`, same shapes.
@@ -77,10 +79,10 @@ extension Tensor {
                 for j in 0..<c { po[base + j] = px[base + j] + pb[j] }
             }
         }
-        return Tensor.result(shape: shape, storage: out, inputs: [self, bias]) { [self] g in
-            if requiresGrad { Tensor.accumulate(into: self, g) }
+        return Tensor.result(shape: shape, storage: out, inputs: [self, bias], reusingGradient: { [self] g, spare in
             if bias.requiresGrad { sumRows(g, rows: rows, columns: c, into: bias.ensureGrad().pointer) }
-        }
+            if requiresGrad { Tensor.accumulate(into: self, g, reusing: spare) }
+        })
     }
 
     /// max(x, 0).
@@ -96,16 +98,27 @@ extension Tensor {
         Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
             for i in r { po[i] = Swift.min(Swift.max(px[i], lo), hi) }
         }
-        return Tensor.result(shape: shape, storage: out, inputs: [self]) { [self] g in
-            withGradientTarget { gx, add in
+        return Tensor.result(shape: shape, storage: out, inputs: [self], reusingGradient: { [self] g, spare in
+            withGradientTarget(reusing: spare) { gx, add in
                 Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
-                    for i in r {
+                    var i = r.lowerBound
+                    if !add {
+                        // Explicit vectors: written in place (gx == g), the compiler's vectorised loop
+                        // would find its pointers overlapping and run lane by lane.
+                        let (l, h) = (SIMD16<Float>(repeating: lo), SIMD16<Float>(repeating: hi))
+                        while i + 16 <= r.upperBound {
+                            SIMD16(loading: g + i).kept(where: SIMD16(loading: px + i), inside: l, h).store(to: gx + i)
+                            i += 16
+                        }
+                    }
+                    while i < r.upperBound {
                         let pass: Float = px[i] > lo && px[i] < hi ? g[i] : 0
                         gx[i] = add ? gx[i] + pass : pass
+                        i += 1
                     }
                 }
             }
-        }
+        })
     }
 
     /// The logistic function 1 / (1 + e^-x).
@@ -127,9 +140,11 @@ extension Tensor {
         }
     }
 
-    /// Adds `scale * g` into `t`'s gradient.
-    static func accumulate(into t: Tensor, _ g: UnsafePointer<Float>, scale: Float = 1) {
-        t.withGradientTarget { gt, add in
+    /// Adds `scale * g` into `t`'s gradient. With `spare` (the buffer holding g, which nothing else
+    /// holds) and no gradient yet, `t` takes the buffer as its gradient: nothing is copied.
+    static func accumulate(into t: Tensor, _ g: UnsafePointer<Float>, scale: Float = 1, reusing spare: Storage? = nil) {
+        t.withGradientTarget(reusing: scale == 1 ? spare : nil) { gt, add in
+            if !add && UnsafePointer(gt) == g { return }
             Parallel.forEachBlock(count: t.count, blockSize: elementwiseBlock) { _, r in
                 switch (add, scale == 1) {
                 case (true, true): for i in r { gt[i] += g[i] }

@@ -11,9 +11,9 @@ extension Tensor {
         }
         precondition(resolved.reduce(1, *) == count, "reshape: \(shape) has \(count) values, \(resolved) needs \(resolved.reduce(1, *))")
         // Shares the storage: row-major order is unchanged.
-        return Tensor.result(shape: resolved, storage: storage, inputs: [self]) { [self] g in
-            Tensor.accumulate(into: self, g)
-        }
+        return Tensor.result(shape: resolved, storage: storage, inputs: [self], reusingGradient: { [self] g, spare in
+            Tensor.accumulate(into: self, g, reusing: spare)
+        })
     }
 
     /// Permutes the axes: output axis i is input axis `axes[i]`.
