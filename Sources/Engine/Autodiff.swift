@@ -141,8 +141,9 @@ extension Tensor {
         guard requiresGrad else { return }
         let order = topologicalOrder()
         if node != nil && gradStorage == nil {
-            // The rules only read their output's gradient: an op's result takes the seed as it is,
-            // so that a backward pass costs what its rules cost (no copy of the seed first).
+            // An op's result takes the seed as it is, so that a backward pass costs what its rules
+            // cost (no copy of the seed first). Rules only read it: the caller's tensor holds it too,
+            // so it is never handed to a rule to write over.
             gradStorage = gradient.storage
             batchNormGradientSums?.invalidate()
         } else {
@@ -193,9 +194,9 @@ extension Tensor {
 extension Tensor {
     /// Hands a backward rule this tensor's gradient buffer.
     ///
-    /// `accumulate` is false when the buffer is new and uninitialised: the
-    /// rule must then write every element instead of adding. This saves a
-    /// zero-fill and a read pass on every large gradient.
+    /// `accumulate` is false when the buffer is new (uninitialised, or `spare`
+    /// holding the output gradient): the rule must then write every element
+    /// instead of adding. This saves a zero-fill and a read pass on every large gradient.
     func withGradientTarget(reusing spare: Storage? = nil, _ body: (_ pointer: UnsafeMutablePointer<Float>, _ accumulate: Bool) -> Void) {
         let target = gradientTarget(reusing: spare)
         body(target.pointer, target.accumulate)

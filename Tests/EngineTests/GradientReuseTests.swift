@@ -48,6 +48,9 @@ final class GradientReuseTests: XCTestCase {
     func testReluAddBiasAndReshapeTakeTheBuffer() {
         let x = randomInput([3, 7, 5], in: -2...2, seed: 35), b = randomInput([3, 7, 5], seed: 36), bias = randomInput([5], seed: 37)
         assertReuse({ x.relu6() }, inputs: [x], taker: x, seed: 38)
+        // Both runs above take the vector loop: check it against the rule written out (g where 0 < x < 6).
+        let g = randomInput([3, 7, 5], in: -1...1, seed: 38, requiresGrad: false).scalars
+        XCTAssertEqual(x.grad!.map(\.bitPattern), zip(x.scalars, g).map { $0 > 0 && $0 < 6 ? $1 : 0 }.map(\.bitPattern))
         assertReuse({ x + b }, inputs: [x, b], taker: x, seed: 39)
         assertReuse({ x.addingBias(bias) }, inputs: [x, bias], taker: x, seed: 40)
         assertReuse({ x.reshaped([21, 5]) }, inputs: [x], taker: x, seed: 41)
@@ -57,6 +60,22 @@ final class GradientReuseTests: XCTestCase {
         let x = randomInput([4, 9], seed: 42)
         assertReuse({ x + x }, inputs: [x], taker: x, seed: 43)
         XCTAssertEqual(x.grad!, randomInput([4, 9], seed: 43, requiresGrad: false).scalars.map { $0 + $0 })
+    }
+
+    func testAnInputWithAGradientAddsToItAndLeavesTheSpare() {
+        let x = randomInput([6, 16], in: -2...2, seed: 48), b = randomInput([6, 16], seed: 49)
+        let before = randomInput([6, 16], seed: 50, requiresGrad: false).scalars
+        let g = randomInput([6, 16], seed: 51, requiresGrad: false).scalars
+        let relu = zip(x.scalars, g).map { $0 > 0 ? $1 : 0 }
+        let cases: [(() -> Tensor, [Float])] = [({ x.relu() }, relu), ({ x + b }, g), ({ x.reshaped([96]) }, g)]
+        for (make, contribution) in cases {
+            x.zeroGrad(); b.zeroGrad()
+            x.gradientCreatingZeros.update(from: before, count: before.count)
+            let spare = buffer(g)
+            make().node!.backward(UnsafePointer(spare.pointer), spare)
+            XCTAssertFalse(x.gradStorage === spare)
+            XCTAssertEqual(x.grad!, zip(before, contribution).map { $0 + $1 })
+        }
     }
 
     func testBackwardHandsOnlyBuffersNobodyElseHolds() {

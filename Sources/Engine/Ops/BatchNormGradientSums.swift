@@ -40,7 +40,7 @@ final class BatchNormGradientSums: @unchecked Sendable {
         clamped = range != nil
     }
 
-    /// A fresh gradient buffer: its first writer may gather from it.
+    /// A new gradient buffer (fresh, or one taken over from another gradient): its first writer may gather from it.
     func reset(buffer: UnsafePointer<Float>) {
         if partialStorage == nil { partialStorage = Storage(count: groups.count * 2 * groups.channels) }
         groups.clear()

@@ -103,8 +103,8 @@ extension Tensor {
                 Parallel.forEachBlock(count: count, blockSize: elementwiseBlock) { _, r in
                     var i = r.lowerBound
                     if !add {
-                        // Explicit vectors: written in place (gx == g), the compiler's vectorised loop
-                        // would find its pointers overlapping and run lane by lane.
+                        // Explicit vectors: where gx is g's buffer (in place), the compiler's vectorised
+                        // loop would find its pointers overlapping and run lane by lane.
                         let (l, h) = (SIMD16<Float>(repeating: lo), SIMD16<Float>(repeating: hi))
                         while i + 16 <= r.upperBound {
                             SIMD16(loading: g + i).kept(where: SIMD16(loading: px + i), inside: l, h).store(to: gx + i)
@@ -141,7 +141,7 @@ extension Tensor {
     }
 
     /// Adds `scale * g` into `t`'s gradient. With `spare` (the buffer holding g, which nothing else
-    /// holds) and no gradient yet, `t` takes the buffer as its gradient: nothing is copied.
+    /// holds), scale 1 and no gradient yet, `t` takes the buffer as its gradient: nothing is copied.
     static func accumulate(into t: Tensor, _ g: UnsafePointer<Float>, scale: Float = 1, reusing spare: Storage? = nil) {
         t.withGradientTarget(reusing: scale == 1 ? spare : nil) { gt, add in
             if !add && UnsafePointer(gt) == g { return }
