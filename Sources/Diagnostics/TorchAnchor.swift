@@ -35,11 +35,20 @@ public struct TorchAnchor {
                 key: "torch_infer_ms")
     }
 
-    /// Runs bench.py and reads its `key=value` line; the error carries the end of what it printed.
+    /// Runs bench.py and reads its `key=value` line as a number.
     private func run(_ arguments: [String], key: String) throws -> Double {
+        let command = ["python3", folder.appendingPathComponent("bench.py").path, "--config", config] + arguments
+        let text = try output(of: command, key: key)
+        guard let v = Double(text) else { throw BenchmarkError("the PyTorch reference (\(command.joined(separator: " "))) printed \(key)=\(text), not a number") }
+        return v
+    }
+
+    /// Runs `command` in the reference's folder and returns the value of its `key=value` line; the error
+    /// carries the end of what it printed.
+    func output(of command: [String], key: String) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", folder.appendingPathComponent("bench.py").path, "--config", config] + arguments
+        p.arguments = command
         p.currentDirectoryURL = folder
         let pipe = Pipe()
         p.standardOutput = pipe
@@ -47,11 +56,11 @@ public struct TorchAnchor {
         try p.run()
         let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        for line in out.split(separator: "\n") where line.hasPrefix(key + "=") {
-            if p.terminationStatus == 0, let v = Double(line.dropFirst(key.count + 1)) { return v }
+        if p.terminationStatus == 0, let line = out.split(separator: "\n").last(where: { $0.hasPrefix(key + "=") }) {
+            return String(line.dropFirst(key.count + 1))
         }
         let tail = out.split(separator: "\n").suffix(3).joined(separator: "\n")
-        throw BenchmarkError("the PyTorch reference (python3 bench.py \(arguments.joined(separator: " "))) failed: \(tail) "
+        throw BenchmarkError("the PyTorch reference (\(command.joined(separator: " "))) failed: \(tail) "
                              + "(it needs torch: scripts/setup.sh --bench)")
     }
 }

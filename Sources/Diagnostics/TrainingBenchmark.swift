@@ -51,6 +51,17 @@ public struct TrainingBenchmarkReport: Codable {
     public var torchImagesPerSecond: Double?
     /// Median over runs of our step alone's images/s over PyTorch channels-last's in the same run: above 1, we are faster.
     public var ratioToTorchChannelsLast: Double?
+    /// With `timesLayers`: each layer's forward and backward time in the step alone, medians of runs
+    /// (with `torch`, each run also times the reference's step under PyTorch's profiler, channels-last).
+    public var layers: [LayerTime]?
+    /// `layers` summed by kind (`LayerTime.kind(of:)`).
+    public var layerKinds: [LayerTime]?
+    /// The same steps by part: backbone, fpn, heads, loss, and optimizer (zeroing the gradients and
+    /// the update, counted as forward).
+    public var layerParts: [LayerTime]?
+    /// Median milliseconds of those steps, ours and PyTorch's (under its profiler, which slows it a little).
+    public var layerStepMilliseconds: Double?
+    public var torchLayerStepMilliseconds: Double?
 
     enum CodingKeys: String, CodingKey {
         case machine
@@ -60,6 +71,8 @@ public struct TrainingBenchmarkReport: Codable {
         case batchSize = "batch_size", imagesPerSecond = "images_per_second", stepSeconds = "step_seconds", partSeconds = "part_seconds"
         case loopImagesPerSecond = "loop_images_per_second", loopStepSeconds = "loop_step_seconds"
         case loopToStepRuns = "loop_to_step_runs", loopToStep = "loop_to_step"
+        case layers, layerKinds = "layer_kinds", layerParts = "layer_parts"
+        case layerStepMilliseconds = "layer_step_ms", torchLayerStepMilliseconds = "torch_layer_step_ms"
         case forwardGFLOPPerImage = "forward_gflop_per_image", trainedGFLOPPerSecond = "trained_gflop_per_second", peakResidentGiB = "peak_resident_gib"
     }
 
@@ -75,14 +88,18 @@ public struct TrainingBenchmark {
     public var runs: Int
     /// PyTorch's reference, run after each of our runs (each alternating loop steps and steps alone) in both layouts; nil: ours only.
     public var torch: TorchAnchor?
+    /// Also time each layer of the step alone (and, with `torch`, of PyTorch's under its profiler), in runs of their own.
+    public var timesLayers: Bool
 
-    public init(config: SSDConfig = .bench, name: String = "bench", batchSize: Int = 8, steps: Int = 5, runs: Int = 3, torch: TorchAnchor? = nil) {
+    public init(config: SSDConfig = .bench, name: String = "bench", batchSize: Int = 8, steps: Int = 5, runs: Int = 3, torch: TorchAnchor? = nil,
+                timesLayers: Bool = false) {
         self.config = config
         self.name = name
         self.batchSize = batchSize
         self.steps = steps
         self.runs = runs
         self.torch = torch
+        self.timesLayers = timesLayers
     }
 
     public func run(progress: (String) -> Void = { _ in }) throws -> TrainingBenchmarkReport {
@@ -168,6 +185,7 @@ public struct TrainingBenchmark {
                 torchNCHW.append(try torch.trainImagesPerSecond(threads: Parallel.threadCount, batch: batchSize, steps: steps, channelsLast: false))
             }
         }
+        let layerTimes = timesLayers ? try layerRuns(model: model, loss: loss, optimizer: optimizer, images: images, assigned: assigned, progress: progress) : nil
         func medianOrNil(_ v: [Double]) -> Double? { v.isEmpty ? nil : median(v) }
         let ratios = zip(aloneTimes, torchChannelsLast).map { Double(batchSize) / $0 / $1 }
         let loopToStep = zip(aloneTimes, stepTimes).map { $0 / $1 }
@@ -185,6 +203,52 @@ public struct TrainingBenchmark {
                                        loopToStepRuns: loopToStep, loopToStep: median(loopToStep), partSeconds: partSeconds,
                                        forwardGFLOPPerImage: gflop, trainedGFLOPPerSecond: 3 * gflop * imagesPerSecond, peakResidentGiB: peak, runs: runs,
                                        blasKernels: BLASKernels.current, torchChannelsLastImagesPerSecond: medianOrNil(torchChannelsLast),
-                                       torchImagesPerSecond: medianOrNil(torchNCHW), ratioToTorchChannelsLast: medianOrNil(ratios))
+                                       torchImagesPerSecond: medianOrNil(torchNCHW), ratioToTorchChannelsLast: medianOrNil(ratios),
+                                       layers: layerTimes?.layers, layerKinds: layerTimes.map { LayerTime.groups($0.layers) }, layerParts: layerTimes?.parts,
+                                       layerStepMilliseconds: layerTimes?.step, torchLayerStepMilliseconds: layerTimes?.torchStep)
+    }
+
+    /// The step alone under a profiler that times layers, then PyTorch's under its own, `runs` times:
+    /// medians per layer and per part. Runs of their own, so that labelling layers costs the figures above nothing.
+    private func layerRuns(model: SSDModel, loss: SSDLoss, optimizer: SGD, images: Tensor, assigned: AssignedTargets,
+                           progress: (String) -> Void) throws -> (layers: [LayerTime], parts: [LayerTime], step: Double, torchStep: Double?) {
+        typealias Times = [String: (forward: Double, backward: Double)]
+        var ours: [Times] = [], oursParts: [Times] = [], theirs: [Times] = [], theirParts: [Times] = []
+        var stepMilliseconds: [Double] = [], torchStepMilliseconds: [Double] = []
+        let profiler = Profiler(timesLayers: true)
+        for r in 0..<runs {
+            progress("layers, run \(r + 1)/\(runs): ours")
+            var (stepTotal, optimizerTotal) = (0.0, 0.0)
+            for k in 0...steps {
+                if k == 1 { profiler.reset() }  // the first step warms the buffer pool up
+                let t0 = monotonicSeconds()
+                optimizer.zeroGrad()
+                let t1 = monotonicSeconds()
+                Autodiff.profiling(with: profiler) { loss(images: images, assigned: assigned).total.backward() }
+                let t2 = monotonicSeconds()
+                optimizer.step(learningRate: 0.001)
+                let t3 = monotonicSeconds()
+                guard k > 0 else { continue }
+                stepTotal += t3 - t0
+                optimizerTotal += (t1 - t0) + (t3 - t2)
+            }
+            let perStep = 1000 / Double(steps)
+            ours.append(profiler.secondsByLayer.mapValues { (forward: $0.forward * perStep, backward: $0.backward * perStep) })
+            var parts = profiler.secondsByPart.mapValues { (forward: $0.forward * perStep, backward: $0.backward * perStep) }
+            parts["optimizer"] = (forward: optimizerTotal * perStep, backward: 0)
+            oursParts.append(parts)
+            stepMilliseconds.append(stepTotal * perStep)
+            if let torch {
+                progress("layers, run \(r + 1)/\(runs): PyTorch channels-last under its profiler")
+                let t = try torch.layerTimes(threads: Parallel.threadCount, batch: batchSize, steps: steps)
+                theirs.append(t.layers)
+                theirParts.append(t.parts)
+                torchStepMilliseconds.append(t.stepMilliseconds)
+            }
+        }
+        let order = model.convolutions(batch: 1).map(\.name)
+        let partOrder = ["backbone", "fpn", "heads", "loss", "optimizer"]
+        return (LayerTime.medians(ours: ours, torch: theirs, order: order), LayerTime.medians(ours: oursParts, torch: theirParts, order: partOrder),
+                median(stepMilliseconds), torchStepMilliseconds.isEmpty ? nil : median(torchStepMilliseconds))
     }
 }

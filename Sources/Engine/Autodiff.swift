@@ -12,7 +12,7 @@ final class Node {
     let backward: (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void
     /// Whether the rule can reuse the output gradient's buffer (`Tensor.gradientTarget(reusing:)`).
     let takesSpare: Bool
-    /// The `Autodiff.section` the op was recorded in, for profiles.
+    /// The path of `Autodiff.section`s the op was recorded in ("heads/class_head.out.P3"), for profiles.
     let section: String?
 
     init(inputs: [Tensor], takesSpare: Bool = false, backward: @escaping (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void) {
@@ -48,40 +48,75 @@ public enum Autodiff {
         try $profiler.withValue(profiler, operation: body)
     }
 
-    /// Labels the ops `body` records with `name` (the innermost label wins), for profiles.
+    /// Labels the ops `body` records with `name` inside the current section, for profiles: the ops carry
+    /// the path of labels ("heads/class_head.out.P3"), and the profiler times the body's forward ops.
     public static func section<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
-        try $currentSection.withValue(name) {
+        let path = currentSection.map { "\($0)/\(name)" } ?? name
+        return try $currentSection.withValue(path) {
             guard let profiler else { return try body() }
             let start = monotonicSeconds()
-            defer { profiler.addForward(name, monotonicSeconds() - start) }
+            defer { profiler.addForward(path, monotonicSeconds() - start) }
             return try body()
         }
     }
+
+    /// `section(name, body)` when the profiler times layers (`Profiler(timesLayers:)`), else just `body`:
+    /// a training run pays nothing for the labels of every layer.
+    public static func layer<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        guard let profiler, profiler.timesLayers else { return try body() }
+        return try section(name, body)
+    }
 }
 
-/// Seconds spent per `Autodiff.section`, forward and backward (benchmarks).
+/// Seconds spent per `Autodiff.section`, forward and backward (benchmarks). Sections nest: a part
+/// of the network ("backbone") holds its layers ("backbone/backbone.b1.depthwise") when the
+/// profiler times layers.
 public final class Profiler: @unchecked Sendable {
     private let lock = NSLock()
+    /// Forward seconds by section path: a section's time includes the sections inside it.
     private var forward: [String: Double] = [:]
+    /// Backward seconds by the path of the ops' innermost section, "other" outside every section.
     private var backward: [String: Double] = [:]
+    /// Whether `Autodiff.layer` labels the layers inside the sections.
+    public let timesLayers: Bool
 
-    public init() {}
-
-    func addForward(_ section: String, _ seconds: Double) {
-        lock.lock(); defer { lock.unlock() }
-        forward[section, default: 0] += seconds
+    public init(timesLayers: Bool = false) {
+        self.timesLayers = timesLayers
     }
 
-    func addBackward(_ section: String, _ seconds: Double) {
+    func addForward(_ path: String, _ seconds: Double) {
         lock.lock(); defer { lock.unlock() }
-        backward[section, default: 0] += seconds
+        forward[path, default: 0] += seconds
     }
 
-    /// Forward and backward seconds by section, summed.
-    public var secondsBySection: [String: Double] {
+    func addBackward(_ path: String, _ seconds: Double) {
         lock.lock(); defer { lock.unlock() }
-        return forward.merging(backward, uniquingKeysWith: +)
+        backward[path, default: 0] += seconds
     }
+
+    /// Forward and backward seconds of each outermost section, with what the sections inside it took.
+    public var secondsBySection: [String: Double] { secondsByPart.mapValues { $0.forward + $0.backward } }
+
+    /// `secondsBySection` with forward and backward apart.
+    public var secondsByPart: [String: (forward: Double, backward: Double)] {
+        lock.lock(); defer { lock.unlock() }
+        var parts: [String: (forward: Double, backward: Double)] = [:]
+        for (path, seconds) in forward where !path.contains("/") { parts[path, default: (0, 0)].forward += seconds }
+        for (path, seconds) in backward { parts[Self.outermost(path), default: (0, 0)].backward += seconds }
+        return parts
+    }
+
+    /// Forward and backward seconds of each section inside another (a layer), by its own name.
+    public var secondsByLayer: [String: (forward: Double, backward: Double)] {
+        lock.lock(); defer { lock.unlock() }
+        var layers: [String: (forward: Double, backward: Double)] = [:]
+        for (path, seconds) in forward where path.contains("/") { layers[Self.innermost(path), default: (0, 0)].forward += seconds }
+        for (path, seconds) in backward where path.contains("/") { layers[Self.innermost(path), default: (0, 0)].backward += seconds }
+        return layers
+    }
+
+    private static func outermost(_ path: String) -> String { String(path.prefix { $0 != "/" }) }
+    private static func innermost(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 
     /// Forgets what was measured so far.
     public func reset() {

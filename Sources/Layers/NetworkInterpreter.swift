@@ -50,8 +50,11 @@ public struct TensorInterpreter: NetworkInterpreter {
         mode == .training && frozen.contains(where: { name == $0 || name.hasPrefix($0 + ".") }) ? .inference : mode
     }
 
-    public func conv(_ layer: Conv2D, _ x: Tensor, name: String) -> Tensor { layer(x, mode: mode) }
-    public func convBNActivation(_ layer: ConvBNActivation, _ x: Tensor, name: String) -> Tensor { layer(x, mode: mode(of: name)) }
+    // Each layer is labelled for profiles that time layers (`Autodiff.layer`; free otherwise).
+    public func conv(_ layer: Conv2D, _ x: Tensor, name: String) -> Tensor { Autodiff.layer(name) { layer(x, mode: mode) } }
+    public func convBNActivation(_ layer: ConvBNActivation, _ x: Tensor, name: String) -> Tensor {
+        Autodiff.layer(name) { layer(x, mode: mode(of: name)) }
+    }
     public func relu(_ x: Tensor, name: String) -> Tensor { x.relu() }
     public func add(_ a: Tensor, _ b: Tensor, name: String) -> Tensor { a + b }
     public func upsampleNearest2x(_ x: Tensor, name: String) -> Tensor { x.upsampledNearest2x() }

@@ -214,6 +214,8 @@ struct BenchTrain: ParsableCommand {
     @Option(help: "Runs; the median is reported.") var runs: Int = 3
     @Option(help: "The PyTorch reference's folder (../shared/anchors/torch_ssd): its bench.py runs after each of our runs, channels-last and NCHW.")
     var torchAnchor: String?
+    @Flag(help: "Also time each layer's forward and backward in the step alone, in runs of their own; with --torch-anchor, against PyTorch's profiler on the same network.")
+    var layers = false
     @OptionGroup var threads: ThreadOptions
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -225,7 +227,8 @@ struct BenchTrain: ParsableCommand {
             let torch = try torchAnchor.map { try TorchAnchor(folder: URL(fileURLWithPath: $0), config: name) }
             let progress = ProgressLine(enabled: !json)
             let batch = batchSize ?? run.batchSize
-            let r = try TrainingBenchmark(config: run.model, name: name, batchSize: batch, steps: steps, runs: runs, torch: torch).run { progress.update($0) }
+            let r = try TrainingBenchmark(config: run.model, name: name, batchSize: batch, steps: steps, runs: runs, torch: torch, timesLayers: layers)
+                .run { progress.update($0) }
             progress.finish()
             if json {
                 try printJSON(r)
@@ -251,7 +254,52 @@ struct BenchTrain: ParsableCommand {
             print("    " + "other".padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " %6.0f ms  %4.1f%%", 1000 * other, 100 * other / r.loopStepSeconds))
             print(String(format: "  %.2f GFLOP forward per image; %.0f GFLOP/s trained (3x forward); peak memory %.2f GiB",
                          r.forwardGFLOPPerImage, r.trainedGFLOPPerSecond, r.peakResidentGiB))
+            if let layers = r.layers, let kinds = r.layerKinds, let parts = r.layerParts, let step = r.layerStepMilliseconds {
+                print(LayerTable.render(layers: layers, kinds: kinds, parts: parts, step: step, torchStep: r.torchLayerStepMilliseconds, runs: r.runs))
+            }
         }
+    }
+}
+
+/// `bench train --layers` as a person reads it: kinds, parts, then every layer.
+enum LayerTable {
+    static func render(layers: [LayerTime], kinds: [LayerTime], parts: [LayerTime], step: Double, torchStep: Double?, runs: Int) -> String {
+        let torch = torchStep != nil
+        var lines = [""]
+        lines.append("Each layer's time in the step alone, ms per step, medians of \(runs) runs of their own (a layer: its conv with its batch norm and")
+        lines.append("activation; batch norm's sums may be gathered by a neighbouring layer's pass on our side)"
+                     + (torch ? "; PyTorch channels-last under torch.profiler, its backward ops attributed to layers by autograd sequence number:" : ":"))
+        let header = ["", "ours fwd", "bwd", "total"] + (torch ? ["PyTorch fwd", "bwd", "total", "PyTorch / ours"] : [])
+        let widths = [34, 9, 8, 8] + (torch ? [12, 8, 8, 15] : [])
+        func cells(_ l: LayerTime) -> [String] {
+            var c = [l.name, f(l.oursForwardMilliseconds), f(l.oursBackwardMilliseconds), f(l.oursForwardMilliseconds + l.oursBackwardMilliseconds)]
+            if torch {
+                if let tf = l.torchForwardMilliseconds, let tb = l.torchBackwardMilliseconds, let s = l.speedup {
+                    c += [f(tf), f(tb), f(tf + tb), String(format: "%.2f", s)]
+                } else {
+                    c += ["-", "-", "-", "-"]
+                }
+            }
+            return c
+        }
+        for (title, rows) in [("by kind", kinds), ("by part", parts), ("by layer", layers)] {
+            lines.append(row([title] + header.dropFirst(), widths))
+            for l in rows { lines.append(row(cells(l), widths)) }
+            if title == "by part" {
+                let whole = ["whole step", "", "", f(step)] + (torch ? ["", "", torchStep.map(f) ?? "-", torchStep.map { String(format: "%.2f", $0 / step) } ?? "-"] : [])
+                lines.append(row(whole, widths))
+            }
+            lines.append("")
+        }
+        return lines.dropLast().joined(separator: "\n")
+    }
+
+    private static func f(_ v: Double) -> String { String(format: v < 10 ? "%.2f" : "%.1f", v) }
+
+    private static func row(_ cells: [String], _ widths: [Int]) -> String {
+        zip(cells, widths).enumerated().map { i, cw in
+            i == 0 ? cw.0.padding(toLength: cw.1, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(0, cw.1 - cw.0.count)) + cw.0
+        }.joined(separator: " ")
     }
 }
 

@@ -119,3 +119,76 @@ final class BenchmarkPartsTests: XCTestCase {
         XCTAssertGreaterThan(report.fromMemoryScreensPerSecond, 0)
     }
 }
+
+/// `bench train --layers`: layer times, their kinds, and the step that measures them.
+final class LayerTimesTests: XCTestCase {
+    private func time(_ name: String, _ f: Double, _ b: Double, torch: (Double, Double)? = nil) -> LayerTime {
+        LayerTime(name: name, oursForwardMilliseconds: f, oursBackwardMilliseconds: b,
+                  torchForwardMilliseconds: torch?.0, torchBackwardMilliseconds: torch?.1)
+    }
+
+    func testEveryLayerOfTheNetworksHasAKind() {
+        for config in [SSDConfig.bench, .paperSize] {
+            var g = SeededGenerator(seed: 0)
+            for c in SSDModel(config: config, generator: &g).convolutions(batch: 1) {
+                XCTAssertNotNil(LayerTime.kind(of: c.name), c.name)
+            }
+        }
+        XCTAssertEqual(LayerTime.kind(of: "backbone.b7.depthwise"), "depthwise 3x3 + BN + ReLU6")
+        XCTAssertEqual(LayerTime.kind(of: "fpn.lateral3"), "FPN laterals 1x1")
+        XCTAssertEqual(LayerTime.kind(of: "fpn.extra7"), "FPN 3x3 (outputs, extra levels)")
+        XCTAssertEqual(LayerTime.kind(of: "box_head.out.P6"), "head 3x3 convs, P6")
+        XCTAssertNil(LayerTime.kind(of: "loss"))
+    }
+
+    func testKindsSumTheirLayersInTheOrderTheyFirstAppear() {
+        let groups = LayerTime.groups([
+            time("backbone.b1.depthwise", 1, 2, torch: (3, 4)), time("backbone.b1.pointwise", 5, 6, torch: (7, 8)),
+            time("backbone.b2.depthwise", 0.5, 1.5, torch: (1, 1)), time("class_head.out.P3", 2, 2), time("loss", 9, 9, torch: (9, 9)),
+        ])
+        XCTAssertEqual(groups, [
+            time("depthwise 3x3 + BN + ReLU6", 1.5, 3.5, torch: (4, 5)), time("pointwise 1x1 + BN + ReLU6", 5, 6, torch: (7, 8)),
+            time("head 3x3 convs, P3", 2, 2),
+        ])
+        XCTAssertEqual(groups[0].speedup!, 9.0 / 5.0, accuracy: 1e-12, "PyTorch's forward + backward over ours")
+        XCTAssertNil(groups[2].speedup, "no PyTorch time, no ratio")
+        // A kind with a layer PyTorch gave no time for has no PyTorch time: a partial sum would flatter either side.
+        XCTAssertNil(LayerTime.groups([time("fpn.output3", 1, 1, torch: (1, 1)), time("fpn.output4", 1, 1)])[0].torchForwardMilliseconds)
+    }
+
+    func testMediansAreTakenPerNameAndTimeAcrossRuns() {
+        let ours: [[String: (forward: Double, backward: Double)]] = [["a": (1, 10)], ["a": (3, 30)], ["a": (2, 50)]]
+        let torch: [[String: (forward: Double, backward: Double)]] = [["a": (5, 1)], ["b": (7, 7)]]
+        let m = LayerTime.medians(ours: ours, torch: torch, order: ["a", "b"])
+        XCTAssertEqual(m, [time("a", 2, 30, torch: (5, 1)), time("b", 0, 0, torch: (7, 7))])
+    }
+
+    func testTheJSONNamesEveryTimeAndLeavesOutWhatPyTorchDidNotGive() throws {
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode([time("a", 1, 2, torch: (3, 3)), time("b", 1, 1)])) as! [[String: Any]]
+        XCTAssertEqual(Set(object[0].keys), ["name", "ours_forward_ms", "ours_backward_ms", "torch_forward_ms", "torch_backward_ms", "speedup"])
+        XCTAssertEqual(object[0]["speedup"] as? Double, 2)
+        XCTAssertEqual(Set(object[1].keys), ["name", "ours_forward_ms", "ours_backward_ms"])
+        XCTAssertEqual(try JSONDecoder().decode([LayerTime].self, from: JSONEncoder().encode([time("a", 1, 2, torch: (3, 3))])), [time("a", 1, 2, torch: (3, 3))])
+    }
+
+    /// A tiny network's step alone with layers timed (no PyTorch): every conv layer and every part has times.
+    func testTheBenchmarkTimesEveryLayerAndPartOfTheStep() throws {
+        var c = SSDConfig()
+        c.inputWidth = 64; c.inputHeight = 128; c.alpha = 0.25; c.fpnDepth = 8; c.headLayers = 1
+        let r = try TrainingBenchmark(config: c, name: "tiny", batchSize: 2, steps: 1, runs: 1, timesLayers: true).run()
+        var g = SeededGenerator(seed: 0)
+        let names = SSDModel(config: c, generator: &g).convolutions(batch: 1).map(\.name)
+        let layers = try XCTUnwrap(r.layers)
+        XCTAssertEqual(layers.map(\.name), names)
+        for l in layers {
+            XCTAssertGreaterThan(l.oursForwardMilliseconds, 0, l.name)
+            XCTAssertGreaterThan(l.oursBackwardMilliseconds, 0, l.name)
+            XCTAssertNil(l.torchForwardMilliseconds)
+        }
+        XCTAssertEqual(try XCTUnwrap(r.layerParts).map(\.name), ["backbone", "fpn", "heads", "loss", "optimizer"])
+        let parts = try XCTUnwrap(r.layerParts).reduce(0) { $0 + $1.oursForwardMilliseconds + $1.oursBackwardMilliseconds }
+        XCTAssertLessThanOrEqual(parts, try XCTUnwrap(r.layerStepMilliseconds) * 1.0001, "the parts are inside the step")
+        XCTAssertEqual(try XCTUnwrap(r.layerKinds).first?.name, "stem: 3x3 conv + BN + ReLU6")
+        XCTAssertNil(r.torchLayerStepMilliseconds)
+    }
+}
