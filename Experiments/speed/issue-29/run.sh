@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29's figures on the machine this runs on (nothing else running; about 15 minutes):
+# Issue 29's figures on the machine this runs on (nothing else running; about 30 minutes):
 #   Experiments/speed/issue-29/run.sh [NAME]
 # NAME (default: the date) names the folder under results/ that gets every JSON. Needs scripts/setup.sh --bench
 # (PyTorch for --torch-anchor, onnxruntime) and ../shared/anchors/torch_ssd. Every bench names the CPU model (with its family
@@ -12,8 +12,9 @@ out=Experiments/speed/issue-29/results/${1:-$(date +%F)}
 mkdir -p "$out"
 anchor=../shared/anchors/torch_ssd
 for rep in 1 2 3; do
-    # The step alone against PyTorch channels-last (the spec's bench network), then the whole loop as train runs it.
-    "$uidetect" bench train --config Configs/bench.yaml --steps 20 --runs 3 --torch-anchor "$anchor" --json > "$out/train-bench-$rep.json"
+    # The step alone against PyTorch channels-last (the spec's bench network), then the whole loop as train runs it,
+    # then each layer against PyTorch's profiler (runs of their own).
+    "$uidetect" bench train --config Configs/bench.yaml --steps 20 --runs 3 --torch-anchor "$anchor" --layers --json > "$out/train-bench-$rep.json"
     "$uidetect" bench train --config Configs/real-ui-finetune.yaml --steps 20 --runs 3 --json > "$out/train-real-ui-$rep.json"
 done
 for net in bench paper-size; do

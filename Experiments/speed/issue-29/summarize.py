@@ -39,6 +39,37 @@ if bench:
             print(f"| {name} | " + " | ".join(f"{1000 * med(r['part_seconds'].get(p, 0) for r in runs):.0f}" for p in parts) + " |")
     print()
 
+# From the twenty-third round, `bench train --layers`: each layer in the step alone against PyTorch's profiler.
+layered = [r for r in bench if r.get("layer_kinds")]
+if layered:
+    print(f"bench train --layers, bench network: ms per step, medians of {len(layered)} invocations (each the median of its runs)\n")
+    print("| layers | ours fwd | ours bwd | ours total | PyTorch fwd | PyTorch bwd | PyTorch total | PyTorch / ours (each invocation) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    def rows(key):
+        for i, first in enumerate(layered[0][key]):
+            got = [r[key][i] for r in layered]
+            m = lambda k: med(g.get(k, 0) for g in got)
+            speed = [g["speedup"] for g in got if "speedup" in g]
+            each = ", ".join(f"{v:.2f}" for v in speed)
+            print(f'| {first["name"]} | {m("ours_forward_ms"):.2f} | {m("ours_backward_ms"):.2f} | {m("ours_forward_ms") + m("ours_backward_ms"):.1f} '
+                  f'| {m("torch_forward_ms"):.2f} | {m("torch_backward_ms"):.2f} | {m("torch_forward_ms") + m("torch_backward_ms"):.1f} '
+                  f'| {f"{med(speed):.2f} ({each})" if speed else ""} |')
+    rows("layer_kinds")
+    rows("layer_parts")
+    steps = [(r["layer_step_ms"], r.get("torch_layer_step_ms")) for r in layered]
+    print(f'| whole step | | | {med(s for s, _ in steps):.1f} | | | {med(t or 0 for _, t in steps):.1f} '
+          f'| {", ".join(f"{t / s:.2f}" for s, t in steps if t)} |')
+    print()
+    print("| layer | ours total | PyTorch total | PyTorch / ours |")
+    print("| --- | ---: | ---: | ---: |")
+    for i, first in enumerate(layered[0]["layers"]):
+        got = [r["layers"][i] for r in layered]
+        ours = med(g["ours_forward_ms"] + g["ours_backward_ms"] for g in got)
+        theirs = med(g.get("torch_forward_ms", 0) + g.get("torch_backward_ms", 0) for g in got)
+        speed = [g["speedup"] for g in got if "speedup" in g]
+        print(f'| {first["name"]} | {ours:.2f} | {theirs:.2f} | {f"{med(speed):.2f}" if speed else ""} |')
+    print()
+
 onnx = load("onnx-*.json")
 if onnx:
     print("| network | threads | ours (ms) | onnxruntime (ms) | ours / onnxruntime (median of pairs) | pairs |")
