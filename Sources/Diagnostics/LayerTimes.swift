@@ -51,8 +51,8 @@ public struct LayerTime: Codable, Equatable {
         try c.encodeIfPresent(speedup, forKey: .speedup)
     }
 
-    /// The kind of layer `name` is, as the issue's passes go (each with its batch norm and activation,
-    /// which both sides run inside the layer): nil for a name of no kind.
+    /// The kind of layer `name` is, as the issue's passes go: nil for a name of no kind. The backbone's
+    /// layers hold their batch norm and ReLU6 on both sides; the FPN's and heads' are plain convs.
     public static func kind(of name: String) -> String? {
         if name == "backbone.stem" { return "stem: 3x3 conv + BN + ReLU6" }
         if name.hasSuffix(".depthwise") { return "depthwise 3x3 + BN + ReLU6" }
@@ -89,8 +89,10 @@ public struct LayerTime: Codable, Equatable {
     static func medians(ours: [[String: (forward: Double, backward: Double)]], torch: [[String: (forward: Double, backward: Double)]],
                         order: [String]) -> [LayerTime] {
         func mid(_ runs: [[String: (forward: Double, backward: Double)]], _ name: String, _ part: KeyPath<(forward: Double, backward: Double), Double>) -> Double? {
-            let values = runs.compactMap { $0[name]?[keyPath: part] }
-            return values.isEmpty ? nil : median(values)
+            let values = runs.compactMap { $0[name]?[keyPath: part] }.sorted()
+            guard !values.isEmpty else { return nil }
+            // Of an even count, the mean of the middle two: two runs must not report the slower one.
+            return (values[(values.count - 1) / 2] + values[values.count / 2]) / 2
         }
         return order.map { name in
             LayerTime(name: name, oursForwardMilliseconds: mid(ours, name, \.forward) ?? 0, oursBackwardMilliseconds: mid(ours, name, \.backward) ?? 0,
@@ -113,6 +115,9 @@ public struct TorchLayerTimes {
     public var parts: [String: (forward: Double, backward: Double)]
     /// By our layer names.
     public var layers: [String: (forward: Double, backward: Double)]
+    /// Backward ops the profile could not tie to a forward op in a part (the parameters' gradient sums, a
+    /// few percent at most; all of PyTorch's backward if a version stopped recording sequence numbers).
+    public var unattributedBackwardMilliseconds: Double
     public var torchVersion: String
 }
 
@@ -125,8 +130,10 @@ extension TorchAnchor {
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("layer_times.py")
         try Data(Self.layerScript.utf8).write(to: script)
-        let arguments = ["--anchor", folder.path, "--config", config, "--threads", String(threads), "--batch", String(batch), "--steps", String(steps)]
-        let text = try output(of: ["python3", script.path] + arguments, key: "torch_layers_json")
+        let arguments = ["--anchor", folder.path, "--config", config, "--overrides", overridesJSON, "--threads", String(threads),
+                         "--batch", String(batch), "--steps", String(steps)]
+        let text = try output(of: ["python3", script.path] + arguments, label: "layer_times.py --config \(config) --batch \(batch) --steps \(steps)",
+                              key: "torch_layers_json")
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let step = object["step_ms"] as? Double, let parts = object["parts"] as? [String: [Double]],
               let layers = object["layers"] as? [String: [Double]] else {
@@ -136,6 +143,7 @@ extension TorchAnchor {
             d.compactMapValues { $0.count == 2 ? (forward: $0[0], backward: $0[1]) : nil }
         }
         return TorchLayerTimes(stepMilliseconds: step, parts: pairs(parts), layers: pairs(layers),
+                               unattributedBackwardMilliseconds: object["unattributed_backward_ms"] as? Double ?? 0,
                                torchVersion: object["torch"] as? String ?? "")
     }
 
@@ -145,7 +153,7 @@ extension TorchAnchor {
     static let layerScript = #"""
     import argparse, json, sys, time
     ap = argparse.ArgumentParser()
-    ap.add_argument("--anchor"); ap.add_argument("--config", default="bench")
+    ap.add_argument("--anchor"); ap.add_argument("--config", default="bench"); ap.add_argument("--overrides", default="{}")
     ap.add_argument("--threads", type=int, default=2); ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--steps", type=int, default=5); ap.add_argument("--warmup", type=int, default=3)
     a = ap.parse_args()
@@ -156,7 +164,7 @@ extension TorchAnchor {
     torch.set_num_threads(a.threads)
     try: torch.set_num_interop_threads(1)
     except RuntimeError: pass
-    cfg = make_config(a.config); B = a.batch
+    cfg = make_config(a.config, **json.loads(a.overrides)); B = a.batch
     torch.manual_seed(0); gen = torch.Generator().manual_seed(0)
     cl = torch.channels_last
     model = SSD(cfg).to(memory_format=cl); model.train()
@@ -207,10 +215,10 @@ extension TorchAnchor {
         loss.backward()
         with record_function("part::optimizer"): opt.step()
     for _ in range(a.warmup): step()
-    t0 = time.perf_counter()
+    wall = 0.0  # the steps alone: the profiler's start and its processing at the end are not a step's
     with profile(activities=[ProfilerActivity.CPU]) as prof:
-        for _ in range(a.steps): step()
-    wall = (time.perf_counter() - t0) / a.steps
+        for _ in range(a.steps):
+            t0 = time.perf_counter(); step(); wall += (time.perf_counter() - t0) / a.steps
     events = prof.events()
     owner, fwd = {}, {}  # owner: forward op's sequence number -> (part, layer)
     def walk(e, part, layer):

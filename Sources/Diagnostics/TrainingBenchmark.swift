@@ -59,9 +59,14 @@ public struct TrainingBenchmarkReport: Codable {
     /// The same steps by part: backbone, fpn, heads, loss, and optimizer (zeroing the gradients and
     /// the update, counted as forward).
     public var layerParts: [LayerTime]?
-    /// Median milliseconds of those steps, ours and PyTorch's (under its profiler, which slows it a little).
+    /// Median milliseconds of those steps, ours and PyTorch's (under its profiler, which costs it tens of
+    /// microseconds an op: compare layers, not these two).
     public var layerStepMilliseconds: Double?
     public var torchLayerStepMilliseconds: Double?
+    /// PyTorch's backward time a step that its profile tied to no part (the parameters' gradient sums).
+    public var torchUnattributedBackwardMilliseconds: Double?
+    /// The PyTorch that was profiled.
+    public var torchVersion: String?
 
     enum CodingKeys: String, CodingKey {
         case machine
@@ -73,6 +78,7 @@ public struct TrainingBenchmarkReport: Codable {
         case loopToStepRuns = "loop_to_step_runs", loopToStep = "loop_to_step"
         case layers, layerKinds = "layer_kinds", layerParts = "layer_parts"
         case layerStepMilliseconds = "layer_step_ms", torchLayerStepMilliseconds = "torch_layer_step_ms"
+        case torchUnattributedBackwardMilliseconds = "torch_unattributed_backward_ms", torchVersion = "torch_version"
         case forwardGFLOPPerImage = "forward_gflop_per_image", trainedGFLOPPerSecond = "trained_gflop_per_second", peakResidentGiB = "peak_resident_gib"
     }
 
@@ -205,16 +211,18 @@ public struct TrainingBenchmark {
                                        blasKernels: BLASKernels.current, torchChannelsLastImagesPerSecond: medianOrNil(torchChannelsLast),
                                        torchImagesPerSecond: medianOrNil(torchNCHW), ratioToTorchChannelsLast: medianOrNil(ratios),
                                        layers: layerTimes?.layers, layerKinds: layerTimes.map { LayerTime.groups($0.layers) }, layerParts: layerTimes?.parts,
-                                       layerStepMilliseconds: layerTimes?.step, torchLayerStepMilliseconds: layerTimes?.torchStep)
+                                       layerStepMilliseconds: layerTimes?.step, torchLayerStepMilliseconds: layerTimes?.torchStep,
+                                       torchUnattributedBackwardMilliseconds: layerTimes?.torchUnattributed, torchVersion: layerTimes?.torchVersion)
     }
 
     /// The step alone under a profiler that times layers, then PyTorch's under its own, `runs` times:
     /// medians per layer and per part. Runs of their own, so that labelling layers costs the figures above nothing.
     private func layerRuns(model: SSDModel, loss: SSDLoss, optimizer: SGD, images: Tensor, assigned: AssignedTargets,
-                           progress: (String) -> Void) throws -> (layers: [LayerTime], parts: [LayerTime], step: Double, torchStep: Double?) {
+                           progress: (String) -> Void) throws -> LayerRuns {
         typealias Times = [String: (forward: Double, backward: Double)]
         var ours: [Times] = [], oursParts: [Times] = [], theirs: [Times] = [], theirParts: [Times] = []
-        var stepMilliseconds: [Double] = [], torchStepMilliseconds: [Double] = []
+        var stepMilliseconds: [Double] = [], torchStepMilliseconds: [Double] = [], torchUnattributed: [Double] = []
+        var torchVersion: String?
         let profiler = Profiler(timesLayers: true)
         for r in 0..<runs {
             progress("layers, run \(r + 1)/\(runs): ours")
@@ -241,14 +249,42 @@ public struct TrainingBenchmark {
             if let torch {
                 progress("layers, run \(r + 1)/\(runs): PyTorch channels-last under its profiler")
                 let t = try torch.layerTimes(threads: Parallel.threadCount, batch: batchSize, steps: steps)
+                try Self.check(t, layers: Set(model.convolutions(batch: 1).map(\.name)))
                 theirs.append(t.layers)
+                torchVersion = t.torchVersion
+                torchUnattributed.append(t.unattributedBackwardMilliseconds)
                 theirParts.append(t.parts)
                 torchStepMilliseconds.append(t.stepMilliseconds)
             }
         }
         let order = model.convolutions(batch: 1).map(\.name)
         let partOrder = ["backbone", "fpn", "heads", "loss", "optimizer"]
-        return (LayerTime.medians(ours: ours, torch: theirs, order: order), LayerTime.medians(ours: oursParts, torch: theirParts, order: partOrder),
-                median(stepMilliseconds), torchStepMilliseconds.isEmpty ? nil : median(torchStepMilliseconds))
+        return LayerRuns(layers: LayerTime.medians(ours: ours, torch: theirs, order: order),
+                         parts: LayerTime.medians(ours: oursParts, torch: theirParts, order: partOrder),
+                         step: median(stepMilliseconds), torchStep: torchStepMilliseconds.isEmpty ? nil : median(torchStepMilliseconds),
+                         torchUnattributed: torchUnattributed.isEmpty ? nil : median(torchUnattributed), torchVersion: torchVersion)
+    }
+
+    /// What `layerRuns` measured, medians over its runs.
+    struct LayerRuns {
+        var layers, parts: [LayerTime]
+        var step: Double
+        var torchStep, torchUnattributed: Double?
+        var torchVersion: String?
+    }
+
+    /// Refuses a PyTorch profile whose layers are not ours, or that could not tie its backward ops to layers.
+    static func check(_ t: TorchLayerTimes, layers ours: Set<String>) throws {
+        let theirs = Set(t.layers.keys)
+        guard theirs == ours else {
+            throw BenchmarkError("the PyTorch reference's layers are not ours: only ours \(ours.subtracting(theirs).sorted()), "
+                                 + "only PyTorch's \(theirs.subtracting(ours).sorted())")
+        }
+        let backward = t.parts.values.reduce(0) { $0 + $1.backward }
+        guard t.unattributedBackwardMilliseconds <= 0.1 * (backward + t.unattributedBackwardMilliseconds) else {
+            throw BenchmarkError(String(format: "PyTorch's profile tied only %.0f%% of its backward time to a layer or part "
+                                        + "(torch %@ may not record autograd sequence numbers)",
+                                        100 * backward / (backward + t.unattributedBackwardMilliseconds), t.torchVersion))
+        }
     }
 }

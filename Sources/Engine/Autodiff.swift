@@ -61,15 +61,15 @@ public enum Autodiff {
     }
 
     /// `section(name, body)` when the profiler times layers (`Profiler(timesLayers:)`), else just `body`:
-    /// a training run pays nothing for the labels of every layer.
+    /// a training run pays one task-local read per layer for the labels, and its ops keep their part's.
     public static func layer<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
         guard let profiler, profiler.timesLayers else { return try body() }
         return try section(name, body)
     }
 }
 
-/// Seconds spent per `Autodiff.section`, forward and backward (benchmarks). Sections nest: a part
-/// of the network ("backbone") holds its layers ("backbone/backbone.b1.depthwise") when the
+/// Seconds spent per `Autodiff.section`, forward and backward (benchmarks). Sections nest two deep:
+/// a part of the network ("backbone") holds its layers ("backbone/backbone.b1.depthwise") when the
 /// profiler times layers.
 public final class Profiler: @unchecked Sendable {
     private let lock = NSLock()

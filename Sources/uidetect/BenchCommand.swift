@@ -224,7 +224,9 @@ struct BenchTrain: ParsableCommand {
     private func body() throws {
         try reportingErrors {
             let (name, run) = try benchConfig(config)
-            let torch = try torchAnchor.map { try TorchAnchor(folder: URL(fileURLWithPath: $0), config: name) }
+            // The reference builds our network whatever its name: bench.py's named sizes are only the base.
+            let base = TorchAnchor.configs.contains(name) ? name : "bench"
+            let torch = try torchAnchor.map { try TorchAnchor(folder: URL(fileURLWithPath: $0), config: base).matching(run.model) }
             let progress = ProgressLine(enabled: !json)
             let batch = batchSize ?? run.batchSize
             let r = try TrainingBenchmark(config: run.model, name: name, batchSize: batch, steps: steps, runs: runs, torch: torch, timesLayers: layers)
@@ -256,6 +258,9 @@ struct BenchTrain: ParsableCommand {
                          r.forwardGFLOPPerImage, r.trainedGFLOPPerSecond, r.peakResidentGiB))
             if let layers = r.layers, let kinds = r.layerKinds, let parts = r.layerParts, let step = r.layerStepMilliseconds {
                 print(LayerTable.render(layers: layers, kinds: kinds, parts: parts, step: step, torchStep: r.torchLayerStepMilliseconds, runs: r.runs))
+                if let version = r.torchVersion, let lost = r.torchUnattributedBackwardMilliseconds {
+                    print(String(format: "PyTorch %@; its backward ops tied to no part (the parameters' gradient sums): %.1f ms a step", version, lost))
+                }
             }
         }
     }

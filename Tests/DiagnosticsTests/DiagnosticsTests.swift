@@ -158,9 +158,44 @@ final class LayerTimesTests: XCTestCase {
 
     func testMediansAreTakenPerNameAndTimeAcrossRuns() {
         let ours: [[String: (forward: Double, backward: Double)]] = [["a": (1, 10)], ["a": (3, 30)], ["a": (2, 50)]]
-        let torch: [[String: (forward: Double, backward: Double)]] = [["a": (5, 1)], ["b": (7, 7)]]
+        let torch: [[String: (forward: Double, backward: Double)]] = [["a": (5, 1)], ["b": (7, 7)], ["a": (6, 2)]]
         let m = LayerTime.medians(ours: ours, torch: torch, order: ["a", "b"])
-        XCTAssertEqual(m, [time("a", 2, 30, torch: (5, 1)), time("b", 0, 0, torch: (7, 7))])
+        XCTAssertEqual(m, [time("a", 2, 30, torch: (5.5, 1.5)), time("b", 0, 0, torch: (7, 7))], "two values: their mean")
+    }
+
+    /// The reference must report exactly our layers, and tie most of its backward time to them.
+    func testAProfileOfOtherLayersOrUntiedBackwardIsRefused() {
+        func profile(_ layers: [String], unattributed: Double) -> TorchLayerTimes {
+            TorchLayerTimes(stepMilliseconds: 10, parts: ["backbone": (forward: 2, backward: 9)],
+                            layers: Dictionary(uniqueKeysWithValues: layers.map { ($0, (forward: 1.0, backward: 1.0)) }),
+                            unattributedBackwardMilliseconds: unattributed, torchVersion: "2.x")
+        }
+        XCTAssertNoThrow(try TrainingBenchmark.check(profile(["a", "b"], unattributed: 1), layers: ["a", "b"]))
+        XCTAssertThrowsError(try TrainingBenchmark.check(profile(["a", "c"], unattributed: 0), layers: ["a", "b"])) { e in
+            XCTAssertEqual("\(e)", "the PyTorch reference's layers are not ours: only ours [\"b\"], only PyTorch's [\"c\"]")
+        }
+        XCTAssertThrowsError(try TrainingBenchmark.check(profile(["a"], unattributed: 9), layers: ["a"])) { e in
+            XCTAssertTrue("\(e)".contains("tied only 50% of its backward time"), "\(e)")
+        }
+    }
+
+    /// bench.py has no sizes of its own: the reference runs with model.py's config updated to ours.
+    func testTheReferenceBuildsOurNetworkNotItsNamedSize() throws {
+        let dir = try scratchFolder(prefix: "uidetect-torch-overrides")
+        try Data("""
+        CONFIGS = {"bench": dict(width=256, height=512), "paper-size": dict(width=320, height=640)}
+        def make_config(name, **overrides):
+            c = dict(CONFIGS[name]); c.update(overrides); return c
+        """.utf8).write(to: dir.appendingPathComponent("model.py"))
+        try Data("""
+        import sys
+        from model import make_config
+        c = make_config(sys.argv[sys.argv.index("--config") + 1])
+        print("torch_train_img_per_s=%d" % (c["width"] * 1000 + c["height"]))
+        """.utf8).write(to: dir.appendingPathComponent("bench.py"))
+        let anchor = try TorchAnchor(folder: dir, config: "paper-size")
+        XCTAssertEqual(try anchor.trainImagesPerSecond(threads: 1, batch: 1, steps: 1, channelsLast: true), 320_640, "the reference's own size")
+        XCTAssertEqual(try anchor.matching(.paperSize).trainImagesPerSecond(threads: 1, batch: 1, steps: 1, channelsLast: true), 384_768)
     }
 
     func testTheJSONNamesEveryTimeAndLeavesOutWhatPyTorchDidNotGive() throws {
@@ -186,6 +221,10 @@ final class LayerTimesTests: XCTestCase {
             XCTAssertNil(l.torchForwardMilliseconds)
         }
         XCTAssertEqual(try XCTUnwrap(r.layerParts).map(\.name), ["backbone", "fpn", "heads", "loss", "optimizer"])
+        for p in try XCTUnwrap(r.layerParts) where p.name != "optimizer" {
+            XCTAssertGreaterThan(p.oursForwardMilliseconds, 0, p.name)
+            XCTAssertGreaterThan(p.oursBackwardMilliseconds, 0, p.name)
+        }
         let parts = try XCTUnwrap(r.layerParts).reduce(0) { $0 + $1.oursForwardMilliseconds + $1.oursBackwardMilliseconds }
         XCTAssertLessThanOrEqual(parts, try XCTUnwrap(r.layerStepMilliseconds) * 1.0001, "the parts are inside the step")
         XCTAssertEqual(try XCTUnwrap(r.layerKinds).first?.name, "stem: 3x3 conv + BN + ReLU6")

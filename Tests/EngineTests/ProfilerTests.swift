@@ -30,7 +30,25 @@ final class ProfilerTests: XCTestCase {
         let backbone = try! XCTUnwrap(parts["backbone"])
         XCTAssertGreaterThanOrEqual(backbone.forward, b1.forward)
         XCTAssertGreaterThan(backbone.backward, b1.backward, "the part's backward holds its layer's and its own op's")
-        XCTAssertEqual(profiler.secondsBySection["backbone"]!, backbone.forward + backbone.backward, accuracy: 1e-12)
+    }
+
+    /// The roll-up on fixed times: a part's forward already holds its layers' (no double count), its
+    /// backward is the sum of its own ops' and its layers'.
+    func testPartsAndLayersAddUpExactly() {
+        let profiler = Profiler(timesLayers: true)
+        profiler.addForward("backbone", 10)
+        profiler.addForward("backbone/b1", 4)
+        profiler.addForward("backbone/b2", 5)
+        profiler.addBackward("backbone", 1)
+        profiler.addBackward("backbone/b1", 2)
+        profiler.addBackward("backbone/b2", 3)
+        profiler.addBackward("other", 7)
+        XCTAssertEqual(profiler.secondsByPart["backbone"]!.forward, 10)
+        XCTAssertEqual(profiler.secondsByPart["backbone"]!.backward, 6)
+        XCTAssertEqual(profiler.secondsBySection, ["backbone": 16, "other": 7])
+        XCTAssertEqual(profiler.secondsByLayer["b1"]!.forward, 4)
+        XCTAssertEqual(profiler.secondsByLayer["b2"]!.backward, 3)
+        XCTAssertEqual(Set(profiler.secondsByLayer.keys), ["b1", "b2"])
     }
 
     func testLayersAreNotLabelledUnlessTheProfilerTimesThem() {

@@ -40,9 +40,10 @@ if bench:
     print()
 
 # From the twenty-third round, `bench train --layers`: each layer in the step alone against PyTorch's profiler.
-layered = [r for r in bench if r.get("layer_kinds")]
-if layered:
-    print(f"bench train --layers, bench network: ms per step, medians of {len(layered)} invocations (each the median of its runs)\n")
+def layer_tables(network, layered):
+    if not layered:
+        return
+    print(f"bench train --layers, {network} network: ms per step, medians of {len(layered)} invocation(s) (each the median of its runs)\n")
     print("| layers | ours fwd | ours bwd | ours total | PyTorch fwd | PyTorch bwd | PyTorch total | PyTorch / ours (each invocation) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     def rows(key):
@@ -59,6 +60,9 @@ if layered:
     steps = [(r["layer_step_ms"], r.get("torch_layer_step_ms")) for r in layered]
     print(f'| whole step | | | {med(s for s, _ in steps):.1f} | | | {med(t or 0 for _, t in steps):.1f} '
           f'| {", ".join(f"{t / s:.2f}" for s, t in steps if t)} |')
+    lost = [r["torch_unattributed_backward_ms"] for r in layered if r.get("torch_unattributed_backward_ms") is not None]
+    if lost:
+        print(f'\nPyTorch {layered[0].get("torch_version", "")}: backward tied to no part {", ".join(f"{v:.1f}" for v in lost)} ms a step')
     print()
     print("| layer | ours total | PyTorch total | PyTorch / ours |")
     print("| --- | ---: | ---: | ---: |")
@@ -69,6 +73,9 @@ if layered:
         speed = [g["speedup"] for g in got if "speedup" in g]
         print(f'| {first["name"]} | {ours:.2f} | {theirs:.2f} | {f"{med(speed):.2f}" if speed else ""} |')
     print()
+
+layer_tables("bench", [r for r in bench if r.get("layer_kinds")])
+layer_tables("paper-size", [r for r in load("train-paper-size-*.json") if r.get("layer_kinds")])
 
 onnx = load("onnx-*.json")
 if onnx:
