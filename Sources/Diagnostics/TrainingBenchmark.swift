@@ -224,6 +224,7 @@ public struct TrainingBenchmark {
         var stepMilliseconds: [Double] = [], torchStepMilliseconds: [Double] = [], torchUnattributed: [Double] = []
         var torchVersion: String?
         let profiler = Profiler(timesLayers: true)
+        let order = model.convolutions(batch: 1).map(\.name)
         for r in 0..<runs {
             progress("layers, run \(r + 1)/\(runs): ours")
             var (stepTotal, optimizerTotal) = (0.0, 0.0)
@@ -249,7 +250,7 @@ public struct TrainingBenchmark {
             if let torch {
                 progress("layers, run \(r + 1)/\(runs): PyTorch channels-last under its profiler")
                 let t = try torch.layerTimes(threads: Parallel.threadCount, batch: batchSize, steps: steps)
-                try Self.check(t, layers: Set(model.convolutions(batch: 1).map(\.name)))
+                try Self.check(t, layers: Set(order))
                 theirs.append(t.layers)
                 torchVersion = t.torchVersion
                 torchUnattributed.append(t.unattributedBackwardMilliseconds)
@@ -257,7 +258,6 @@ public struct TrainingBenchmark {
                 torchStepMilliseconds.append(t.stepMilliseconds)
             }
         }
-        let order = model.convolutions(batch: 1).map(\.name)
         let partOrder = ["backbone", "fpn", "heads", "loss", "optimizer"]
         return LayerRuns(layers: LayerTime.medians(ours: ours, torch: theirs, order: order),
                          parts: LayerTime.medians(ours: oursParts, torch: theirParts, order: partOrder),

@@ -111,11 +111,13 @@ enum BenchTables {
         return lines.joined(separator: "\n")
     }
 
-    private static func f(_ v: Double) -> String { String(format: v < 10 ? "%.2f" : "%.1f", v) }
+    /// Milliseconds or rates with two decimals below 10, one above.
+    static func f(_ v: Double) -> String { String(format: v < 10 ? "%.2f" : "%.1f", v) }
 
-    private static func row(_ cells: [String], _ widths: [Int]) -> String {
+    /// One table row: the first `textColumns` cells left-aligned, the rest (numbers) right-aligned.
+    static func row(_ cells: [String], _ widths: [Int], textColumns: Int = 2) -> String {
         zip(cells, widths).enumerated().map { i, cw in
-            i < 2 ? cw.0.padding(toLength: cw.1, withPad: " ", startingAt: 0)
+            i < textColumns ? cw.0.padding(toLength: cw.1, withPad: " ", startingAt: 0)
                   : String(repeating: " ", count: max(0, cw.1 - cw.0.count)) + cw.0
         }.joined(separator: " ")
     }
@@ -299,13 +301,8 @@ enum LayerTable {
         return lines.dropLast().joined(separator: "\n")
     }
 
-    private static func f(_ v: Double) -> String { String(format: v < 10 ? "%.2f" : "%.1f", v) }
-
-    private static func row(_ cells: [String], _ widths: [Int]) -> String {
-        zip(cells, widths).enumerated().map { i, cw in
-            i == 0 ? cw.0.padding(toLength: cw.1, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(0, cw.1 - cw.0.count)) + cw.0
-        }.joined(separator: " ")
-    }
+    private static func f(_ v: Double) -> String { BenchTables.f(v) }
+    private static func row(_ cells: [String], _ widths: [Int]) -> String { BenchTables.row(cells, widths, textColumns: 1) }
 }
 
 struct BenchPredict: ParsableCommand {
