@@ -89,10 +89,7 @@ public struct LayerTime: Codable, Equatable {
     static func medians(ours: [[String: (forward: Double, backward: Double)]], torch: [[String: (forward: Double, backward: Double)]],
                         order: [String]) -> [LayerTime] {
         func mid(_ runs: [[String: (forward: Double, backward: Double)]], _ name: String, _ part: KeyPath<(forward: Double, backward: Double), Double>) -> Double? {
-            let values = runs.compactMap { $0[name]?[keyPath: part] }.sorted()
-            guard !values.isEmpty else { return nil }
-            // Of an even count, the mean of the middle two: two runs must not report the slower one.
-            return (values[(values.count - 1) / 2] + values[values.count / 2]) / 2
+            medianOrNil(runs.compactMap { $0[name]?[keyPath: part] })
         }
         return order.map { name in
             LayerTime(name: name, oursForwardMilliseconds: mid(ours, name, \.forward) ?? 0, oursBackwardMilliseconds: mid(ours, name, \.backward) ?? 0,

@@ -150,11 +150,10 @@ public struct ONNXBenchmark {
         }
         // onnxruntime's profiler slows it down: a run of its own after the pairs, its time not used.
         let profiled = profile ? try runPythonJSON(Self.script, arguments: [onnx.path, inputs.path, String(Parallel.threadCount), String(runs)] + profilePrefix, in: dir) : nil
-        func median(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.sorted()[v.count / 2] }
-        let ours = median(oursTimes) ?? 0
+        let ours = medianOrNil(oursTimes) ?? 0
         let pairRatios = theirTimes.isEmpty ? nil : zip(theirTimes, oursTimes).map { $0 / $1 }
-        let theirs = median(theirTimes), diff = obj?["diff"] as? Double
-        let ratio = pairRatios.flatMap(median)
+        let theirs = medianOrNil(theirTimes), diff = obj?["diff"] as? Double
+        let ratio = pairRatios.flatMap(medianOrNil)
         let nodes = (profiled?["nodes"] as? [[String: Any]])?.compactMap { n -> ONNXLatencyReport.ProfiledNode? in
             guard let name = n["name"] as? String, let op = n["op_type"] as? String, let ms = n["milliseconds"] as? Double else { return nil }
             return ONNXLatencyReport.ProfiledNode(name: name, opType: op, milliseconds: ms)

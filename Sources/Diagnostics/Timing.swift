@@ -9,8 +9,15 @@ func seconds(_ body: () -> Void) -> Double {
     return monotonicSeconds() - start
 }
 
-/// The middle value of `values` (the upper one of the two middle values of an even count).
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+/// The middle value of `values`; of an even count, the mean of the middle two (two runs must not
+/// report the slower one).
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+}
+
+/// `median(values)`, or nil for no values.
+func medianOrNil(_ values: [Double]) -> Double? { values.isEmpty ? nil : median(values) }
 
 /// Median wall time of `repeats` calls of `body`, after one untimed warm-up call.
 func medianSeconds(repeats: Int, _ body: () -> Void) -> Double {

@@ -192,7 +192,6 @@ public struct TrainingBenchmark {
             }
         }
         let layerTimes = timesLayers ? try layerRuns(model: model, loss: loss, optimizer: optimizer, images: images, assigned: assigned, progress: progress) : nil
-        func medianOrNil(_ v: [Double]) -> Double? { v.isEmpty ? nil : median(v) }
         let ratios = zip(aloneTimes, torchChannelsLast).map { Double(batchSize) / $0 / $1 }
         let loopToStep = zip(aloneTimes, stepTimes).map { $0 / $1 }
         var partSeconds: [String: Double] = [:]
@@ -261,8 +260,8 @@ public struct TrainingBenchmark {
         let partOrder = ["backbone", "fpn", "heads", "loss", "optimizer"]
         return LayerRuns(layers: LayerTime.medians(ours: ours, torch: theirs, order: order),
                          parts: LayerTime.medians(ours: oursParts, torch: theirParts, order: partOrder),
-                         step: median(stepMilliseconds), torchStep: torchStepMilliseconds.isEmpty ? nil : median(torchStepMilliseconds),
-                         torchUnattributed: torchUnattributed.isEmpty ? nil : median(torchUnattributed), torchVersion: torchVersion)
+                         step: median(stepMilliseconds), torchStep: medianOrNil(torchStepMilliseconds),
+                         torchUnattributed: medianOrNil(torchUnattributed), torchVersion: torchVersion)
     }
 
     /// What `layerRuns` measured, medians over its runs.
