@@ -42,4 +42,31 @@ final class PanelGEMMTests: XCTestCase {
             }
         }
     }
+
+    /// A 1x1 conv's two gradients made block by block (`panelGEMMBothGradients`) give the bits of the two
+    /// products one after the other, adding to old gradients or not: several blocks of 1,024 rows and a
+    /// short last one, so dX's rows come in blocks of 256 inside each.
+    func testBothGradientsTogetherGiveTheSeparateProductsBits() {
+        for (rows, cin, cout, accumulate) in [(2600, 16, 32, false), (1100, 64, 48, true), (300, 32, 64, false)] {
+            var g = SeededGenerator(seed: UInt64(rows + cin + cout))
+            func random(_ count: Int) -> [Float] { (0..<count).map { _ in Float.random(in: -1...1, using: &g) } }
+            let (x, gy, wT) = (random(rows * cin), random(rows * cout), random(cout * cin))
+            let (oldW, oldX) = (random(cin * cout), random(rows * cin))
+            var (expectedW, expectedX) = (oldW, oldX)
+            expectedW.withUnsafeMutableBufferPointer { panelGEMMTransposedA(rows: rows, m: cin, n: cout, a: x, b: gy, accumulate: accumulate, c: $0.baseAddress!) }
+            expectedX.withUnsafeMutableBufferPointer {
+                panelGEMM(m: rows, n: cin, k: cout, a: gy, lda: cout, b: wT, accumulate: accumulate, c: $0.baseAddress!, ldc: cin)
+            }
+            var (w, dx) = (oldW, oldX)
+            w.withUnsafeMutableBufferPointer { w in
+                dx.withUnsafeMutableBufferPointer { dx in
+                    panelGEMMBothGradients(rows: rows, cin: cin, cout: cout, x: x, gy: gy, wT: wT,
+                                           gw: GradientTarget(pointer: w.baseAddress!, accumulate: accumulate, sums: nil),
+                                           gx: GradientTarget(pointer: dx.baseAddress!, accumulate: accumulate, sums: nil))
+                }
+            }
+            XCTAssertEqual(w, expectedW, "dW, \(rows) rows, \(cin) -> \(cout), accumulate \(accumulate)")
+            XCTAssertEqual(dx, expectedX, "dX, \(rows) rows, \(cin) -> \(cout), accumulate \(accumulate)")
+        }
+    }
 }

@@ -287,13 +287,19 @@ private func gemmConvBackward(
     if geo.isPlainGEMM {
         let rows = geo.batch * geo.height * geo.width
         let cin = geo.inChannels
-        if let gw, panelGEMMApplies(n: cout, k: cin) {
+        let (panelW, panelX) = (panelGEMMApplies(n: cout, k: cin), panelGEMMApplies(n: cin, k: cout))
+        if let gw, let gx, panelW, panelX {
+            let wT = channelsSwapped(w, taps: 1, inChannels: cin, outChannels: cout)
+            panelGEMMBothGradients(rows: rows, cin: cin, cout: cout, x: x, gy: gy, wT: wT.pointer, gw: gw, gx: gx)
+            return
+        }
+        if let gw, panelW {
             panelGEMMTransposedA(rows: rows, m: cin, n: cout, a: x, b: gy, accumulate: gw.accumulate, c: gw.pointer)
         } else if let gw {
             sgemm(transposeA: true, m: cin, n: cout, k: rows, a: x, lda: cin, b: gy, ldb: cout,
                   beta: gw.accumulate ? 1 : 0, c: gw.pointer, ldc: cout)
         }
-        if let gx, panelGEMMApplies(n: cin, k: cout) {
+        if let gx, panelX {
             // dX = dY W^T, with W^T (cout x cin, a few KB) made once.
             let wT = channelsSwapped(w, taps: 1, inChannels: cin, outChannels: cout)
             panelGEMM(m: rows, n: cin, k: cout, a: gy, lda: cout, b: wT.pointer, accumulate: gx.accumulate, c: gx.pointer, ldc: cin,
