@@ -12,13 +12,20 @@ final class Node {
     let backward: (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void
     /// Whether the rule can reuse the output gradient's buffer (`Tensor.gradientTarget(reusing:)`).
     let takesSpare: Bool
+    /// The rule for an output gradient left deferred (`DeferredGradient`), made inside the rule's own
+    /// passes; nil when the rule needs it written.
+    let backwardOfDeferred: ((DeferredGradient) -> Void)?
     /// The path of `Autodiff.section`s the op was recorded in ("heads/class_head.out.P3"), for profiles.
     let section: String?
 
-    init(inputs: [Tensor], takesSpare: Bool = false, backward: @escaping (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void) {
+    init(
+        inputs: [Tensor], takesSpare: Bool = false, backwardOfDeferred: ((DeferredGradient) -> Void)? = nil,
+        backward: @escaping (_ outputGrad: UnsafePointer<Float>, _ spare: Storage?) -> Void
+    ) {
         self.inputs = inputs
         self.backward = backward
         self.takesSpare = takesSpare
+        self.backwardOfDeferred = backwardOfDeferred
         section = Autodiff.currentSection
     }
 }
@@ -39,6 +46,8 @@ public enum Autodiff {
 
     /// Tests only: how many output-gradient buffers backward passes have handed their rules to reuse.
     static let testingSparesHanded = Atomic<Int>(0)
+    /// Tests only: deferred gradients made by their tensors' producers, and written whole.
+    static let testingDeferredMade = Atomic<Int>(0), testingDeferredWritten = Atomic<Int>(0)
 
     /// True while ops are being recorded.
     public static var isRecording: Bool { recording }
@@ -138,12 +147,13 @@ extension Tensor {
     ///
     /// `backward` receives the output gradient; it must accumulate into
     /// `input.ensureGrad()` only for inputs with `requiresGrad`.
+    /// `backwardOfDeferred`, where given, is the rule for an output gradient left deferred.
     static func result(
-        shape: [Int], storage: Storage, inputs: [Tensor],
+        shape: [Int], storage: Storage, inputs: [Tensor], backwardOfDeferred: ((DeferredGradient) -> Void)? = nil,
         backward: @escaping (_ outputGrad: UnsafePointer<Float>) -> Void
     ) -> Tensor {
         let needsGrad = Autodiff.isRecording && inputs.contains { $0.requiresGrad }
-        let node = needsGrad ? Node(inputs: inputs) { g, _ in backward(g) } : nil
+        let node = needsGrad ? Node(inputs: inputs, backwardOfDeferred: backwardOfDeferred) { g, _ in backward(g) } : nil
         return Tensor(shape: shape, storage: storage, requiresGrad: needsGrad, node: node)
     }
 
@@ -186,8 +196,16 @@ extension Tensor {
         }
         let profiler = Autodiff.profiler
         for tensor in order.reversed() {
-            guard let node = tensor.node, var g = tensor.gradStorage else { continue }
+            guard let node = tensor.node else { continue }
             let start = profiler != nil ? monotonicSeconds() : 0
+            if let fused = node.backwardOfDeferred, let deferred = tensor.takeDeferredGradient() {
+                Autodiff.testingDeferredMade.add(1, ordering: .relaxed)
+                fused(deferred)
+                profiler?.addBackward(node.section ?? "other", monotonicSeconds() - start)
+                continue
+            }
+            // A deferred gradient the rule cannot make is written here.
+            guard var g = tensor.gradStorage else { continue }
             if node.takesSpare {
                 // The buffer is the rule's to reuse only if nothing else holds it: not the caller's
                 // seed (a tensor's values), not another tensor's gradient.

@@ -10,8 +10,24 @@ public final class Tensor {
     /// Number of elements.
     public let count: Int
     let storage: Storage
-    /// Gradient of the loss with respect to this tensor, filled by `backward()`.
-    public internal(set) var gradStorage: Storage?
+    /// Gradient of the loss with respect to this tensor, filled by `backward()`; a deferred one
+    /// (`DeferredGradient`) is written the first time it is asked for.
+    public internal(set) var gradStorage: Storage? {
+        get {
+            if let deferred = deferredGradient {
+                deferredGradient = nil
+                writtenGradient = deferred.written()
+            }
+            return writtenGradient
+        }
+        set {
+            deferredGradient = nil
+            writtenGradient = newValue
+        }
+    }
+    private var writtenGradient: Storage?
+    /// A gradient described but not written yet (only while nothing has written this tensor's gradient).
+    private(set) var deferredGradient: DeferredGradient?
     /// Whether gradients flow into this tensor.
     public private(set) var requiresGrad: Bool
     /// The op that produced this tensor, if it was recorded.
@@ -28,6 +44,21 @@ public final class Tensor {
         self.storage = storage
         self.requiresGrad = requiresGrad
         self.node = node
+    }
+
+    /// Whether any gradient, written or deferred, has reached this tensor.
+    var hasGradient: Bool { writtenGradient != nil || deferredGradient != nil }
+
+    /// Gives this tensor, which has no gradient yet, a deferred one.
+    func deferGradient(_ gradient: DeferredGradient) {
+        precondition(!hasGradient, "a deferred gradient for a tensor that already has one")
+        deferredGradient = gradient
+    }
+
+    /// Takes the deferred gradient away without writing it, for the producer that makes it itself.
+    func takeDeferredGradient() -> DeferredGradient? {
+        defer { deferredGradient = nil }
+        return deferredGradient
     }
 
     /// Turns gradients into a leaf tensor (a parameter) on or off: a frozen parameter gets none,

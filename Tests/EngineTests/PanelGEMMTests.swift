@@ -44,8 +44,8 @@ final class PanelGEMMTests: XCTestCase {
     }
 
     /// A 1x1 conv's two gradients made block by block (`panelGEMMBothGradients`) give the bits of the two
-    /// products one after the other, adding to old gradients or not: several blocks of 1,024 rows and a
-    /// short last one, so dX's rows come in blocks of 256 inside each.
+    /// products one after the other, adding to old gradients or not, with dY in memory or made a block at
+    /// a time: several blocks of 1,024 rows and a short last one, so dX's rows come in blocks of 256 inside each.
     func testBothGradientsTogetherGiveTheSeparateProductsBits() {
         for (rows, cin, cout, accumulate) in [(2600, 16, 32, false), (1100, 64, 48, true), (300, 32, 64, false)] {
             var g = SeededGenerator(seed: UInt64(rows + cin + cout))
@@ -57,16 +57,25 @@ final class PanelGEMMTests: XCTestCase {
             expectedX.withUnsafeMutableBufferPointer {
                 panelGEMM(m: rows, n: cin, k: cout, a: gy, lda: cout, b: wT, accumulate: accumulate, c: $0.baseAddress!, ldc: cin)
             }
-            var (w, dx) = (oldW, oldX)
-            w.withUnsafeMutableBufferPointer { w in
-                dx.withUnsafeMutableBufferPointer { dx in
-                    panelGEMMBothGradients(rows: rows, cin: cin, cout: cout, x: x, gy: gy, wT: wT,
-                                           gw: GradientTarget(pointer: w.baseAddress!, accumulate: accumulate, sums: nil),
-                                           gx: GradientTarget(pointer: dx.baseAddress!, accumulate: accumulate, sums: nil))
-                }
+            // dY in memory, and made a block at a time (a deferred gradient copying it).
+            let buffer = Storage(count: rows * cout)
+            let deferred = DeferredGradient(rows: rows, rowLength: cout, buffer: buffer) { range, destination in
+                gy.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + range.lowerBound * cout, count: range.count * cout) }
             }
-            XCTAssertEqual(w, expectedW, "dW, \(rows) rows, \(cin) -> \(cout), accumulate \(accumulate)")
-            XCTAssertEqual(dx, expectedX, "dX, \(rows) rows, \(cin) -> \(cout), accumulate \(accumulate)")
+            for deferring in [false, true] {
+                var (w, dx) = (oldW, oldX)
+                gy.withUnsafeBufferPointer { gyPointer in
+                    w.withUnsafeMutableBufferPointer { w in
+                        dx.withUnsafeMutableBufferPointer { dx in
+                            panelGEMMBothGradients(rows: rows, cin: cin, cout: cout, x: x, gy: deferring ? .deferred(deferred) : .memory(gyPointer.baseAddress!),
+                                                   wT: wT, gw: GradientTarget(pointer: w.baseAddress!, accumulate: accumulate, sums: nil),
+                                                   gx: GradientTarget(pointer: dx.baseAddress!, accumulate: accumulate, sums: nil))
+                        }
+                    }
+                }
+                XCTAssertEqual(w, expectedW, "dW, \(rows) rows, \(cin) -> \(cout), accumulate \(accumulate), deferred dY \(deferring)")
+                XCTAssertEqual(dx, expectedX, "dX, \(rows) rows, \(cin) -> \(cout), accumulate \(accumulate), deferred dY \(deferring)")
+            }
         }
     }
 }

@@ -84,7 +84,7 @@ extension Tensor {
                         out: out.pointer, algorithm: algorithm)
         var inputs = [x, weight]
         if let bias { inputs.append(bias) }
-        let output = Tensor.result(shape: outShape, storage: out, inputs: inputs) { g in
+        let rule: (UnsafePointer<Float>) -> Void = { g in
             let gx = x.requiresGrad ? x.gradientTarget() : nil
             let gw = weight.requiresGrad ? weight.gradientTarget() : nil
             if let bias, bias.requiresGrad {
@@ -112,6 +112,18 @@ extension Tensor {
                 gemmConvBackward(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: g, gx: gx, gw: gw)
             }
         }
+        // Where both gradients are wanted, a deferred output gradient is made a block of rows at a time
+        // inside the two products; otherwise it is written whole for the rule.
+        let backwardOfDeferred: ((DeferredGradient) -> Void)? = geo.takesDeferredOutputGradient && bias == nil ? { deferred in
+            if x.requiresGrad && weight.requiresGrad {
+                pointwiseBothGradients(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: .deferred(deferred),
+                                       gx: x.gradientTarget(), gw: weight.gradientTarget())
+            } else {
+                let g = deferred.written()
+                withExtendedLifetime(g) { rule(UnsafePointer(g.pointer)) }
+            }
+        } : nil
+        let output = Tensor.result(shape: outShape, storage: out, inputs: inputs, backwardOfDeferred: backwardOfDeferred, backward: rule)
         return (output, moments)
     }
 }
@@ -289,8 +301,7 @@ private func gemmConvBackward(
         let cin = geo.inChannels
         let (panelW, panelX) = (panelGEMMApplies(n: cout, k: cin), panelGEMMApplies(n: cin, k: cout))
         if let gw, let gx, panelW, panelX {
-            let wT = channelsSwapped(w, taps: 1, inChannels: cin, outChannels: cout)
-            panelGEMMBothGradients(rows: rows, cin: cin, cout: cout, x: x, gy: gy, wT: wT.pointer, gw: gw, gx: gx)
+            pointwiseBothGradients(geo, x: x, w: w, gy: .memory(gy), gx: gx, gw: gw)
             return
         }
         if let gw, panelW {
@@ -329,6 +340,24 @@ private func gemmConvBackward(
             }
         }
     }
+}
+
+extension ConvGeometry {
+    /// A 1x1 conv whose two gradients are both panel products (`panelGEMMBothGradients`): it can make a
+    /// deferred output gradient (batch norm's input gradient) itself, a block of rows at a time.
+    var takesDeferredOutputGradient: Bool {
+        isPlainGEMM && panelGEMMApplies(n: outChannels, k: inChannels) && panelGEMMApplies(n: inChannels, k: outChannels)
+    }
+}
+
+/// Both gradients of a 1x1 conv whose products are panel products, dY from `gy`.
+private func pointwiseBothGradients(
+    _ geo: ConvGeometry, x: UnsafePointer<Float>, w: UnsafePointer<Float>, gy: ProductRows, gx: GradientTarget, gw: GradientTarget
+) {
+    let (cin, cout) = (geo.inChannels, geo.outChannels)
+    // W^T (cout x cin, a few KB), made once.
+    let wT = channelsSwapped(w, taps: 1, inChannels: cin, outChannels: cout)
+    panelGEMMBothGradients(rows: geo.batch * geo.height * geo.width, cin: cin, cout: cout, x: x, gy: gy, wT: wT.pointer, gw: gw, gx: gx)
 }
 
 /// Writes the receptive fields of `images` images (one group's channels) as rows of `col`.

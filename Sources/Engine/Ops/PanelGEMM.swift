@@ -106,11 +106,39 @@ private let sliceBytes = 24 * 1024
 /// C (m x n) = A^T B, plus C's old values when `accumulate`: A is (rows x m) and B (rows x n),
 /// row-major and contiguous, as a 1x1 convolution's input and output gradient are for its
 /// weight gradient. Each block of rows sums its rows in order into a partial, a slice at a time;
-/// the partials are added in block order. `blockDone` is called on each block's rows once its sums
-/// are made, on the worker that made them.
+/// the partials are added in block order.
 func panelGEMMTransposedA(
-    rows: Int, m: Int, n: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, accumulate: Bool, c: UnsafeMutablePointer<Float>,
-    blockDone: ((Range<Int>) -> Void)? = nil
+    rows: Int, m: Int, n: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, accumulate: Bool, c: UnsafeMutablePointer<Float>
+) {
+    transposedProduct(rows: rows, m: m, n: n, a: a, b: .memory(b), accumulate: accumulate, c: c)
+}
+
+/// Where a product's rows of B come from.
+enum ProductRows {
+    /// In memory, row-major and contiguous.
+    case memory(UnsafePointer<Float>)
+    /// Made a block of rows at a time into a buffer that stays in cache (a deferred output gradient).
+    case deferred(DeferredGradient)
+
+    /// Calls `body` with rows `range` of B (row `range.lowerBound` first), `rowLength` floats each.
+    @inline(__always)
+    func withRows(_ range: Range<Int>, rowLength: Int, _ body: (UnsafePointer<Float>) -> Void) {
+        switch self {
+        case .memory(let b):
+            body(b + range.lowerBound * rowLength)
+        case .deferred(let gradient):
+            let block = Storage(count: range.count * rowLength)
+            gradient.writeRows(range, block.pointer)
+            withExtendedLifetime(block) { body(block.pointer) }
+        }
+    }
+}
+
+/// `panelGEMMTransposedA` with B from `b`; `blockDone` is called with each block's rows and its rows
+/// of B once its sums are made, on the worker that made them.
+private func transposedProduct(
+    rows: Int, m: Int, n: Int, a: UnsafePointer<Float>, b: ProductRows, accumulate: Bool, c: UnsafeMutablePointer<Float>,
+    blockDone: ((_ rows: Range<Int>, _ bRows: UnsafePointer<Float>) -> Void)? = nil
 ) {
     precondition(n % 16 == 0, "panelGEMMTransposedA takes whole 16-column vectors")
     let blocks = Parallel.blockCount(count: rows, blockSize: reductionRows)
@@ -122,21 +150,23 @@ func panelGEMMTransposedA(
         p.update(repeating: 0, count: m * n)
         let scratch = Storage(count: sliceRows * (m + n))
         let (sliceA, sliceB) = (UnsafePointer(scratch.pointer), UnsafePointer(scratch.pointer + sliceRows * m))
-        for first in stride(from: r.lowerBound, to: r.upperBound, by: sliceRows) {
-            let count = min(r.upperBound - first, sliceRows)
-            // Rows first ..< first + count of A, and of B, are each one run of memory.
-            scratch.pointer.update(from: a + first * m, count: count * m)
-            (scratch.pointer + sliceRows * m).update(from: b + first * n, count: count * n)
-            var column = 0
-            while column < n {
-                switch min(n - column, widest) {
-                case 64...: outerPanel(Columns64.self, rows: count, column: column, m: m, n: n, a: sliceA, b: sliceB, c: p); column += 64
-                case 32...: outerPanel(Columns32.self, rows: count, column: column, m: m, n: n, a: sliceA, b: sliceB, c: p); column += 32
-                default: outerPanel(Columns16.self, rows: count, column: column, m: m, n: n, a: sliceA, b: sliceB, c: p); column += 16
+        b.withRows(r, rowLength: n) { bRows in
+            for first in stride(from: r.lowerBound, to: r.upperBound, by: sliceRows) {
+                let count = min(r.upperBound - first, sliceRows)
+                // Rows first ..< first + count of A, and of B, are each one run of memory.
+                scratch.pointer.update(from: a + first * m, count: count * m)
+                (scratch.pointer + sliceRows * m).update(from: bRows + (first - r.lowerBound) * n, count: count * n)
+                var column = 0
+                while column < n {
+                    switch min(n - column, widest) {
+                    case 64...: outerPanel(Columns64.self, rows: count, column: column, m: m, n: n, a: sliceA, b: sliceB, c: p); column += 64
+                    case 32...: outerPanel(Columns32.self, rows: count, column: column, m: m, n: n, a: sliceA, b: sliceB, c: p); column += 32
+                    default: outerPanel(Columns16.self, rows: count, column: column, m: m, n: n, a: sliceA, b: sliceB, c: p); column += 16
+                    }
                 }
             }
+            blockDone?(r, bRows)
         }
-        blockDone?(r)
     }
     if !accumulate { c.update(repeating: 0, count: m * n) }
     for block in 0..<blocks {
@@ -178,19 +208,21 @@ private func outerPanel<V: ColumnVector>(
 /// (`panelGEMMTransposedA`) and dX = dY W^T (`panelGEMM`, `wT` = W^T). Each block of dW's rows
 /// makes its rows of dX right after its sums, while the block's dY is in L2, so dY comes from
 /// memory once, not twice (bench engine on a Zen 3, backward alone: b1.pointwise 0.86-0.88 of the
-/// two products one after the other, b2 0.94-0.95, b3 0.96). The same bits: dW keeps its blocks,
+/// two products one after the other, b2 0.94-0.95, b3 0.96); a deferred dY (batch norm's input
+/// gradient) is made a block at a time and never goes to memory. The same bits: dW keeps its blocks,
 /// and each row of dX is the same sum whatever the blocking.
 func panelGEMMBothGradients(
-    rows: Int, cin: Int, cout: Int, x: UnsafePointer<Float>, gy: UnsafePointer<Float>, wT: UnsafePointer<Float>,
+    rows: Int, cin: Int, cout: Int, x: UnsafePointer<Float>, gy: ProductRows, wT: UnsafePointer<Float>,
     gw: GradientTarget, gx: GradientTarget
 ) {
     let rowsDone = gx.rowsDone
-    panelGEMMTransposedA(rows: rows, m: cin, n: cout, a: x, b: gy, accumulate: gw.accumulate, c: gw.pointer) { block in
+    transposedProduct(rows: rows, m: cin, n: cout, a: x, b: gy, accumulate: gw.accumulate, c: gw.pointer) { block, dy in
         // In panelGEMM's blocks of rows, each handed to `rowsDone` while in cache.
         for first in stride(from: block.lowerBound, to: block.upperBound, by: panelBlockRows) {
-            let r = first..<min(block.upperBound, first + panelBlockRows)
-            panelRows(r, n: cin, k: cout, a: gy, lda: cout, b: wT, accumulate: gx.accumulate, c: gx.pointer, ldc: cin)
-            rowsDone?(r)
+            let count = min(block.upperBound - first, panelBlockRows)
+            panelRows(0..<count, n: cin, k: cout, a: dy + (first - block.lowerBound) * cout, lda: cout, b: wT,
+                      accumulate: gx.accumulate, c: gx.pointer + first * cin, ldc: cin)
+            rowsDone?(first..<(first + count))
         }
     }
 }
