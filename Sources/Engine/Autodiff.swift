@@ -46,7 +46,7 @@ public enum Autodiff {
 
     /// Tests only: how many output-gradient buffers backward passes have handed their rules to reuse.
     static let testingSparesHanded = Atomic<Int>(0)
-    /// Tests only: deferred gradients made by their tensors' producers, and written whole.
+    /// Tests only: deferred gradients made inside their producers' passes, and written whole.
     static let testingDeferredMade = Atomic<Int>(0), testingDeferredWritten = Atomic<Int>(0)
 
     /// True while ops are being recorded.
@@ -199,7 +199,6 @@ extension Tensor {
             guard let node = tensor.node else { continue }
             let start = profiler != nil ? monotonicSeconds() : 0
             if let fused = node.backwardOfDeferred, let deferred = tensor.takeDeferredGradient() {
-                Autodiff.testingDeferredMade.add(1, ordering: .relaxed)
                 fused(deferred)
                 profiler?.addBackward(node.section ?? "other", monotonicSeconds() - start)
                 continue

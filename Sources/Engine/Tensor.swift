@@ -27,7 +27,7 @@ public final class Tensor {
     }
     private var writtenGradient: Storage?
     /// A gradient described but not written yet (only while nothing has written this tensor's gradient).
-    private(set) var deferredGradient: DeferredGradient?
+    private var deferredGradient: DeferredGradient?
     /// Whether gradients flow into this tensor.
     public private(set) var requiresGrad: Bool
     /// The op that produced this tensor, if it was recorded.

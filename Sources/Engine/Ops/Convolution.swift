@@ -116,6 +116,7 @@ extension Tensor {
         // inside the two products; otherwise it is written whole for the rule.
         let backwardOfDeferred: ((DeferredGradient) -> Void)? = geo.takesDeferredOutputGradient && bias == nil ? { deferred in
             if x.requiresGrad && weight.requiresGrad {
+                Autodiff.testingDeferredMade.add(1, ordering: .relaxed)
                 pointwiseBothGradients(geo, x: x.storage.pointer, w: weight.storage.pointer, gy: .deferred(deferred),
                                        gx: x.gradientTarget(), gw: weight.gradientTarget())
             } else {
@@ -357,7 +358,9 @@ private func pointwiseBothGradients(
     let (cin, cout) = (geo.inChannels, geo.outChannels)
     // W^T (cout x cin, a few KB), made once.
     let wT = channelsSwapped(w, taps: 1, inChannels: cin, outChannels: cout)
-    panelGEMMBothGradients(rows: geo.batch * geo.height * geo.width, cin: cin, cout: cout, x: x, gy: gy, wT: wT.pointer, gw: gw, gx: gx)
+    withExtendedLifetime(wT) {
+        panelGEMMBothGradients(rows: geo.batch * geo.height * geo.width, cin: cin, cout: cout, x: x, gy: gy, wT: wT.pointer, gw: gw, gx: gx)
+    }
 }
 
 /// Writes the receptive fields of `images` images (one group's channels) as rows of `col`.

@@ -26,10 +26,10 @@ public enum BatchNormSync {
     }
 }
 
-/// Whether batch norm's statistics and gradient sums are gathered by the convolutions beside it as
-/// they write, and its input gradient made by a 1x1 conv before it inside that conv's backward pass
-/// (`DeferredGradient`) (the default), or all found and written in passes of batch norm's own: the
-/// same results either way, scoped like the engine's other settings (benchmarks compare the two).
+/// Whether batch norm works inside the convolutions beside it (the default): they gather its statistics
+/// and gradient sums as they write, and a 1x1 conv before it makes its input gradient
+/// (`DeferredGradient`). Otherwise batch norm does all of it in passes of its own. The results are the
+/// same either way; scoped like the engine's other settings (benchmarks compare the two).
 public enum BatchNormFusion {
     @TaskLocal static var enabled = true
     /// Smallest gradient (bytes) whose writer gathers batch norm's backward sums. Below it the gradient
@@ -234,7 +234,7 @@ extension Tensor {
             }
             // Left to the 1x1 conv before batch norm where it makes its gradients a block of rows at a
             // time: each block of x's gradient is then made in cache and never written to memory.
-            if BatchNormFusion.isEnabled, let spare, !input.hasGradient, input.node?.backwardOfDeferred != nil {
+            if BatchNormFusion.isEnabled, let spare, spare.count == input.count, !input.hasGradient, input.node?.backwardOfDeferred != nil {
                 let rule = InputGradientRule(tiling: tiling, a: a, b: b, cb: cb, cc: cc, clamp: clamped ? (lo, hi) : nil)
                 let (xs, gs) = (input.storage, spare)
                 input.deferGradient(DeferredGradient(rows: rows, rowLength: c, buffer: spare) { range, destination in
@@ -309,6 +309,7 @@ private struct InputGradientRule {
                 (av * kept + SIMD16(loading: pb + i) * xv + SIMD16(loading: pc + i)).store(to: ds + i)
                 i += 16
             }
+            // Channel counts that are not a multiple of 16 (none of the convs that take a deferred gradient).
             while i < n {
                 let z = xs[i] * pa[i] + fb[i]
                 let passed = clamp == nil || (z > lo && z < hi) ? gs[i] : 0

@@ -88,7 +88,7 @@ private func panel<V: ColumnVector>(
 
 /// Rows per block of `panelGEMMTransposedA`'s reduction: each block's sums go to a partial of
 /// their own. Fixed, so sums do not depend on the thread count.
-private let reductionRows = 1024
+private let reductionRows = 1024  // a multiple of `panelBlockRows` (`panelGEMMBothGradients`)
 
 /// Bytes of A and B in one slice of a block's rows, copied together into a scratch buffer that stays
 /// in L1 (32 KB on the Zen 3 and the Zen 4, 32-48 KB on Xeons) while every tile of C walks it.
@@ -127,6 +127,7 @@ enum ProductRows {
         case .memory(let b):
             body(b + range.lowerBound * rowLength)
         case .deferred(let gradient):
+            precondition(gradient.rowLength == rowLength && range.upperBound <= gradient.rows, "a deferred gradient of another shape")
             let block = Storage(count: range.count * rowLength)
             gradient.writeRows(range, block.pointer)
             withExtendedLifetime(block) { body(block.pointer) }
@@ -215,9 +216,11 @@ func panelGEMMBothGradients(
     rows: Int, cin: Int, cout: Int, x: UnsafePointer<Float>, gy: ProductRows, wT: UnsafePointer<Float>,
     gw: GradientTarget, gx: GradientTarget
 ) {
+    precondition(cin % 16 == 0 && cout % 16 == 0, "panel products take whole 16-column vectors")
     let rowsDone = gx.rowsDone
     transposedProduct(rows: rows, m: cin, n: cout, a: x, b: gy, accumulate: gw.accumulate, c: gw.pointer) { block, dy in
-        // In panelGEMM's blocks of rows, each handed to `rowsDone` while in cache.
+        // In panelGEMM's blocks of rows (a whole number of them per block: `reductionRows`), each handed
+        // to `rowsDone` while in cache.
         for first in stride(from: block.lowerBound, to: block.upperBound, by: panelBlockRows) {
             let count = min(block.upperBound - first, panelBlockRows)
             panelRows(0..<count, n: cin, k: cout, a: dy + (first - block.lowerBound) * cout, lda: cout, b: wT,
