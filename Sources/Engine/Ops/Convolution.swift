@@ -300,11 +300,11 @@ private func gemmConvBackward(
     if geo.isPlainGEMM {
         let rows = geo.batch * geo.height * geo.width
         let cin = geo.inChannels
-        let (panelW, panelX) = (panelGEMMApplies(n: cout, k: cin), panelGEMMApplies(n: cin, k: cout))
-        if let gw, let gx, panelW, panelX {
+        if let gw, let gx, geo.takesDeferredOutputGradient {
             pointwiseBothGradients(geo, x: x, w: w, gy: .memory(gy), gx: gx, gw: gw)
             return
         }
+        let (panelW, panelX) = (panelGEMMApplies(n: cout, k: cin), panelGEMMApplies(n: cin, k: cout))
         if let gw, panelW {
             panelGEMMTransposedA(rows: rows, m: cin, n: cout, a: x, b: gy, accumulate: gw.accumulate, c: gw.pointer)
         } else if let gw {
@@ -344,8 +344,8 @@ private func gemmConvBackward(
 }
 
 extension ConvGeometry {
-    /// A 1x1 conv whose two gradients are both panel products (`panelGEMMBothGradients`): it can make a
-    /// deferred output gradient (batch norm's input gradient) itself, a block of rows at a time.
+    /// A 1x1 conv whose two gradients are both panel products, made together (`panelGEMMBothGradients`): it
+    /// can make a deferred output gradient (batch norm's input gradient) itself, a block of rows at a time.
     var takesDeferredOutputGradient: Bool {
         isPlainGEMM && panelGEMMApplies(n: outChannels, k: inChannels) && panelGEMMApplies(n: inChannels, k: outChannels)
     }
